@@ -1,0 +1,187 @@
+// Package board owns the Othello position: two side-relative bitboards plus the 38 ternary line
+// indices of the classic index-table design (Buro's Logistello, and the "mobility table" of the
+// early programs), the rules (legal moves, flips, passes, game end, scoring), make/undo by
+// difference, perft, hashing, the 8 symmetries and the position formats (.obf, transcripts,
+// diagrams).
+//
+// Bitboards serve the speed-critical paths (the endgame solver works on bare bitboard pairs);
+// the line indices feed the pattern evaluation and are updated on make/undo only for the lines
+// that the placed and flipped discs touch.
+package board
+
+// Board is a position with the side to move. P holds the discs of the side to move and O those
+// of the opponent; BlackToMove tells which colour P is. Lines holds the 38 line indices in
+// absolute colours (black = 2, empty = 1, white = 0).
+type Board struct {
+	P, O        uint64
+	BlackToMove bool
+	Lines       [NumLines]uint16
+}
+
+// Undo is what Make returns and Unmake takes back: the move and the discs it flipped.
+// A pass is Move == NoSquare with no flips.
+type Undo struct {
+	Move  Square
+	Flips uint64
+}
+
+// Start returns the standard initial position (d5 and e4 black, d4 and e5 white, black to move).
+func Start() Board {
+	return FromColors(D5.Bit()|E4.Bit(), D4.Bit()|E5.Bit(), true)
+}
+
+// FromColors builds a board from black and white discs and the side to move, computing the
+// line indices from scratch. Overlapping discs are the caller's error (parsers reject them).
+func FromColors(black, white uint64, blackToMove bool) Board {
+	b := Board{BlackToMove: blackToMove, Lines: LinesFromBits(black, white)}
+	if blackToMove {
+		b.P, b.O = black, white
+	} else {
+		b.P, b.O = white, black
+	}
+	return b
+}
+
+// Black returns the black discs.
+func (b *Board) Black() uint64 {
+	if b.BlackToMove {
+		return b.P
+	}
+	return b.O
+}
+
+// White returns the white discs.
+func (b *Board) White() uint64 {
+	if b.BlackToMove {
+		return b.O
+	}
+	return b.P
+}
+
+// Empties returns the empty squares.
+func (b *Board) Empties() uint64 { return ^(b.P | b.O) }
+
+// NumEmpties returns the number of empty squares.
+func (b *Board) NumEmpties() int { return Count(^(b.P | b.O)) }
+
+// LegalMoves returns the moves of the side to move.
+func (b *Board) LegalMoves() uint64 { return LegalMoves(b.P, b.O) }
+
+// IsLegal reports whether sq is a legal move for the side to move.
+func (b *Board) IsLegal(sq Square) bool {
+	return sq >= 0 && sq < 64 && LegalMoves(b.P, b.O)&sq.Bit() != 0
+}
+
+// MustPass reports whether the side to move has no move but the opponent has one.
+func (b *Board) MustPass() bool {
+	return LegalMoves(b.P, b.O) == 0 && LegalMoves(b.O, b.P) != 0
+}
+
+// GameOver reports whether neither side can move.
+func (b *Board) GameOver() bool {
+	return LegalMoves(b.P, b.O) == 0 && LegalMoves(b.O, b.P) == 0
+}
+
+// Make plays sq for the side to move, which must be legal (see IsLegal), and updates the line
+// indices by difference: only the lines through the placed and flipped discs change.
+func (b *Board) Make(sq Square) Undo {
+	f := Flips(b.P, b.O, sq)
+	b.apply(sq, f, 1)
+	b.P, b.O = b.O^f, b.P|f|sq.Bit()
+	b.BlackToMove = !b.BlackToMove
+	return Undo{Move: sq, Flips: f}
+}
+
+// Pass hands the move to the opponent.
+func (b *Board) Pass() Undo {
+	b.P, b.O = b.O, b.P
+	b.BlackToMove = !b.BlackToMove
+	return Undo{Move: NoSquare}
+}
+
+// Unmake takes back the move recorded in u, restoring bitboards and line indices exactly.
+func (b *Board) Unmake(u Undo) {
+	b.P, b.O = b.O, b.P
+	b.BlackToMove = !b.BlackToMove
+	if u.Move == NoSquare {
+		return
+	}
+	b.P ^= u.Flips | u.Move.Bit()
+	b.O |= u.Flips
+	b.apply(u.Move, u.Flips, -1)
+}
+
+// apply adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq and
+// flipping f. For black, placing is empty(1) -> black(2), +3^pos, and flipping white(0) ->
+// black(2), +2*3^pos; white's changes are the negatives.
+func (b *Board) apply(sq Square, f uint64, sign int) {
+	if !b.BlackToMove {
+		sign = -sign
+	}
+	d := uint16(sign)
+	n := squareLineCount[sq]
+	for k := uint8(0); k < n; k++ {
+		ref := &squareLines[sq][k]
+		b.Lines[ref.line] += d * ref.w
+	}
+	d2 := 2 * d
+	for f != 0 {
+		s := FirstSquare(f)
+		f &= f - 1
+		n := squareLineCount[s]
+		for k := uint8(0); k < n; k++ {
+			ref := &squareLines[s][k]
+			b.Lines[ref.line] += d2 * ref.w
+		}
+	}
+}
+
+// Play plays sq if it is legal, or passes when sq is NoSquare and the side to move has no move.
+// It reports false, leaving the board unchanged, for anything else.
+func (b *Board) Play(sq Square) bool {
+	if sq == NoSquare {
+		if LegalMoves(b.P, b.O) != 0 {
+			return false
+		}
+		b.Pass()
+		return true
+	}
+	if !b.IsLegal(sq) {
+		return false
+	}
+	b.Make(sq)
+	return true
+}
+
+// DiscDiff returns the disc difference from the side to move's view on a finished game,
+// with empty squares counted for the winner (the usual Othello rule).
+func DiscDiff(p, o uint64) int {
+	np, no := Count(p), Count(o)
+	diff := np - no
+	empties := 64 - np - no
+	switch {
+	case diff > 0:
+		diff += empties
+	case diff < 0:
+		diff -= empties
+	}
+	return diff
+}
+
+// FinalScore returns the final disc difference from the side to move's view (see DiscDiff).
+func (b *Board) FinalScore() int { return DiscDiff(b.P, b.O) }
+
+// BlackScore returns the final disc difference from black's view.
+func (b *Board) BlackScore() int {
+	d := DiscDiff(b.P, b.O)
+	if !b.BlackToMove {
+		d = -d
+	}
+	return d
+}
+
+// Consistent reports whether the line indices equal those recomputed from the bitboards and
+// the bitboards do not overlap. Tests use it after every move.
+func (b *Board) Consistent() bool {
+	return b.P&b.O == 0 && b.Lines == LinesFromBits(b.Black(), b.White())
+}

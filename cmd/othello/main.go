@@ -1,0 +1,137 @@
+// Command othello is the engine's one binary. Each subcommand wires packages together and
+// nothing more; options come from flags and, optionally, from a TOML file (--config) whose
+// table named after the subcommand gives defaults for that subcommand's flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/rs/zerolog"
+)
+
+// command is one subcommand: run parses its own flags from args and does the work.
+type command struct {
+	summary string
+	run     func(env *cmdEnv, args []string) error
+}
+
+// cmdEnv is what every subcommand gets: where to write and the logger.
+type cmdEnv struct {
+	stdout io.Writer
+	stderr io.Writer
+	stdin  io.Reader
+	log    zerolog.Logger
+	config string // path of the TOML config file, "" for none
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
+		"version": {"print the engine version", cmdVersion},
+	}
+}
+
+// Version is the engine's version string.
+const Version = "0.1.0"
+
+// EngineName is the one-token name the engine gives to GUIs.
+const EngineName = "GoThello"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	global := flag.NewFlagSet("othello", flag.ContinueOnError)
+	global.SetOutput(stderr)
+	config := global.String("config", "", "TOML file with defaults for subcommand flags ([subcommand] tables)")
+	verbose := global.Bool("v", false, "verbose logging (debug level) on stderr")
+	quiet := global.Bool("q", false, "log only errors")
+	global.Usage = func() { usage(stderr, global) }
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	level := zerolog.InfoLevel
+	if *verbose {
+		level = zerolog.DebugLevel
+	}
+	if *quiet {
+		level = zerolog.ErrorLevel
+	}
+	env := &cmdEnv{
+		stdout: stdout,
+		stderr: stderr,
+		stdin:  stdin,
+		log:    zerolog.New(zerolog.ConsoleWriter{Out: stderr, NoColor: true}).Level(level).With().Timestamp().Logger(),
+		config: *config,
+	}
+	rest := global.Args()
+	if len(rest) == 0 {
+		usage(stdout, global)
+		return 0
+	}
+	name := rest[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(stdout, global)
+		return 0
+	}
+	cmd, ok := commands()[name]
+	if !ok {
+		fmt.Fprintf(stderr, "othello: unknown command %q; run 'othello help' for the list\n", name)
+		return 2
+	}
+	if err := cmd.run(env, rest[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		var ee exitError
+		if errors.As(err, &ee) {
+			fmt.Fprintf(stderr, "othello %s: %v\n", name, ee.err)
+			return ee.code
+		}
+		fmt.Fprintf(stderr, "othello %s: %v\n", name, err)
+		return 1
+	}
+	return 0
+}
+
+// exitError carries a specific exit status (e.g. 2 for a usage error, 3 for a wrong result).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+
+func usage(w io.Writer, global *flag.FlagSet) {
+	fmt.Fprintf(w, "%s %s, an Othello engine\n\nusage: othello [-config FILE] [-v|-q] <command> [options]\n\ncommands:\n", EngineName, Version)
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintf(w, "\n'othello <command> -h' lists a command's options. Global options:\n")
+	global.SetOutput(w)
+	global.PrintDefaults()
+}
+
+func cmdVersion(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "version")
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "%s %s\n", EngineName, Version)
+	return nil
+}
