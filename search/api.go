@@ -1,0 +1,51 @@
+package search
+
+import (
+	"time"
+
+	"github.com/othellogo/othello/board"
+)
+
+// The types below are the contract between the search and its front ends (protocols, console,
+// match runner, book builder). Front ends fill Limits, receive Info during a search and a
+// Result at its end.
+
+// Limits bound a search. Zero fields mean "no limit of this kind"; a search with no limit at all
+// searches to the end of the game. The search stops at whichever limit comes first.
+type Limits struct {
+	Depth    int           // maximum midgame depth in plies (0: none)
+	MoveTime time.Duration // time for this move (0: none)
+	// Game clock of the side to move: time left for the rest of the game and the increment
+	// added after each move (0 Remaining: no clock).
+	Remaining time.Duration
+	Increment time.Duration
+	// Selectivity is the Multi-ProbCut level: 0 none (exact), higher cuts more.
+	Selectivity int
+	// Nodes stops the search after about this many nodes (0: none). Used by tests and bench.
+	Nodes uint64
+}
+
+// Info reports progress: one per completed iteration, and when the best move changes.
+type Info struct {
+	Depth       int     // midgame depth reached, or the number of empties for an endgame solve
+	Selectivity int     // percent confidence of the cuts: 100 means no selective cut was used
+	Exact       bool    // an exact endgame solve: Score is the final disc difference
+	WLD         bool    // a win/loss/draw proof: only the sign of Score is exact
+	Score       float64 // in discs, from the side to move's view
+	Nodes       uint64
+	Elapsed     time.Duration
+	PV          []board.Square // principal variation, passes as board.NoSquare
+}
+
+// Result is the outcome of a search: the move to play (board.NoSquare for a pass) and the
+// last Info.
+type Result struct {
+	Move board.Square
+	Info
+}
+
+// MoveScore is one move with its searched value, for hints and analysis.
+type MoveScore struct {
+	Move board.Square
+	Info
+}
