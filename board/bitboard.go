@@ -57,32 +57,25 @@ func init() {
 
 // Flips returns the discs of o that turn over when the side owning p plays on sq.
 // It is zero when the move is illegal (sq occupied is not checked: callers pass empty squares).
-// Rays towards higher squares find their first non-opponent square with a carry; rays towards
-// lower squares with a leading-zero count.
+// Rays towards higher squares find their first non-opponent square with a carry: adding the
+// ray's lowest bit to o | ^ray runs through the opponent discs. Rays towards lower squares take
+// the highest set bit of ray &^ o with a leading-zero count; an empty ray yields 0 there
+// without a branch (a shift by 64 is 0 in Go). Measured against a branch-free carry form and a
+// shift-fill form: this one was the fastest of the three.
 func Flips(p, o uint64, sq Square) uint64 {
 	r := &ray[sq&63]
 	var f uint64
 	for d := 0; d < 4; d++ {
 		m := r[d]
-		if m == 0 {
-			continue
-		}
 		low := m & -m
-		out := ((o | ^m) + low) & m & p
-		if out != 0 {
+		if out := ((o | ^m) + low) & m & p; out != 0 {
 			f |= (out - low) & m
 		}
 	}
 	for d := 4; d < 8; d++ {
 		m := r[d]
-		x := m &^ o
-		if x == 0 {
-			continue
-		}
-		first := uint64(1) << (63 - uint(bits.LeadingZeros64(x)))
-		if first&p != 0 {
-			f |= m &^ (first<<1 - 1)
-		}
+		first := uint64(1) << 63 >> uint(bits.LeadingZeros64(m&^o)) & p
+		f |= m &^ (first<<1 - 1) // first == 0 gives m &^ ^0 == 0
 	}
 	return f
 }
