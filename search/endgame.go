@@ -58,6 +58,9 @@ type Solver struct {
 	stop     *atomic.Bool
 	stopped  bool
 	progress atomic.Uint64
+	// lists[e] is the move list of the node with e empties on the current path: kept here,
+	// it is neither allocated nor cleared per node.
+	lists [61]moveList
 }
 
 const (
@@ -115,10 +118,12 @@ func (s *Solver) Solve(p, o uint64, alpha, beta int) SolveResult {
 	s.stopped = false
 	s.progress.Store(0)
 	s.tt.gen++
-	if alpha < -64 {
+	// Scores lie in [-64, 64]: a window reaching either end proves nothing beyond it, so it
+	// is opened by one to make the extreme scores exact.
+	if alpha <= -64 {
 		alpha = -65
 	}
-	if beta > 64 {
+	if beta >= 64 {
 		beta = 65
 	}
 	if alpha >= beta {
@@ -257,7 +262,7 @@ func (s *Solver) principalVariation(p, o uint64, score, first int) []board.Squar
 		parity := s.rootParity(p, o)
 		found := noMove
 		try := func(sq int) bool {
-			f := board.Flips(p, o, board.Square(sq))
+			f := flips(p, o, sq)
 			np, no := o^f, p|f|1<<uint(sq)
 			return -s.search(np, no, -score-1, -score+1, empties-1, parity^quadrant[sq]) == score
 		}
@@ -279,7 +284,7 @@ func (s *Solver) principalVariation(p, o uint64, score, first int) []board.Squar
 		}
 		first = noMove
 		pv = append(pv, board.Square(found))
-		f := board.Flips(p, o, board.Square(found))
+		f := flips(p, o, found)
 		p, o, score = o^f, p|f|1<<uint(found), -score
 	}
 	return pv

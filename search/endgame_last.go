@@ -118,7 +118,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	s.nodes++
 	best := -inf
 	if neighbours[x1]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x1)); f != 0 {
+		if f := flips(p, o, x1); f != 0 {
 			best = -solve1(o^f, x2)
 			if best >= beta {
 				return best
@@ -126,7 +126,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 		}
 	}
 	if neighbours[x2]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x2)); f != 0 {
+		if f := flips(p, o, x2); f != 0 {
 			if v := -solve1(o^f, x1); v > best {
 				best = v
 			}
@@ -140,7 +140,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	s.nodes++
 	best = inf
 	if neighbours[x1]&p != 0 {
-		if f := board.Flips(o, p, board.Square(x1)); f != 0 {
+		if f := flips(o, p, x1); f != 0 {
 			best = solve1(p^f, x2)
 			if best <= alpha {
 				return best
@@ -148,7 +148,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 		}
 	}
 	if neighbours[x2]&p != 0 {
-		if f := board.Flips(o, p, board.Square(x2)); f != 0 {
+		if f := flips(o, p, x2); f != 0 {
 			if v := solve1(p^f, x1); v < best {
 				best = v
 			}
@@ -166,7 +166,7 @@ func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 	s.nodes++
 	best := -inf
 	if neighbours[x1]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x1)); f != 0 {
+		if f := flips(p, o, x1); f != 0 {
 			best = -s.solve2(o^f, p|f|1<<uint(x1), -beta, -alpha, x2, x3)
 			if best >= beta {
 				return best
@@ -177,7 +177,7 @@ func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 		}
 	}
 	if neighbours[x2]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x2)); f != 0 {
+		if f := flips(p, o, x2); f != 0 {
 			v := -s.solve2(o^f, p|f|1<<uint(x2), -beta, -alpha, x1, x3)
 			if v >= beta {
 				return v
@@ -191,7 +191,7 @@ func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 		}
 	}
 	if neighbours[x3]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x3)); f != 0 {
+		if f := flips(p, o, x3); f != 0 {
 			if v := -s.solve2(o^f, p|f|1<<uint(x3), -beta, -alpha, x1, x2); v > best {
 				best = v
 			}
@@ -247,7 +247,7 @@ func (s *Solver) solve4(p, o uint64, alpha, beta int) int {
 func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int) int {
 	best := -inf
 	if neighbours[x1]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x1)); f != 0 {
+		if f := flips(p, o, x1); f != 0 {
 			best = -s.solve3(o^f, p|f|1<<uint(x1), -beta, -alpha, x2, x3, x4)
 			if best >= beta {
 				return best
@@ -258,7 +258,7 @@ func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int)
 		}
 	}
 	if neighbours[x2]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x2)); f != 0 {
+		if f := flips(p, o, x2); f != 0 {
 			v := -s.solve3(o^f, p|f|1<<uint(x2), -beta, -alpha, x1, x3, x4)
 			if v >= beta {
 				return v
@@ -272,7 +272,7 @@ func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int)
 		}
 	}
 	if neighbours[x3]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x3)); f != 0 {
+		if f := flips(p, o, x3); f != 0 {
 			v := -s.solve3(o^f, p|f|1<<uint(x3), -beta, -alpha, x1, x2, x4)
 			if v >= beta {
 				return v
@@ -286,7 +286,7 @@ func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int)
 		}
 	}
 	if neighbours[x4]&o != 0 {
-		if f := board.Flips(p, o, board.Square(x4)); f != 0 {
+		if f := flips(p, o, x4); f != 0 {
 			if v := -s.solve3(o^f, p|f|1<<uint(x4), -beta, -alpha, x1, x2, x3); v > best {
 				best = v
 			}

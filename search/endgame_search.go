@@ -64,7 +64,7 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 	l.n = 0
 	for moves := board.LegalMoves(p, o); moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
-		f := board.Flips(p, o, board.Square(sq))
+		f := flips(p, o, sq)
 		np, no := o^f, p|f|1<<uint(sq)
 		m := &l.m[l.n]
 		l.n++
@@ -166,8 +166,8 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 			ttMove = int(e.move)
 		}
 	}
-	var list moveList
-	s.genMoves(&list, p, o, empties, parity, ttMove)
+	list := &s.lists[empties]
+	s.genMoves(list, p, o, empties, parity, ttMove)
 	if list.n == 0 {
 		if board.LegalMoves(o, p) == 0 {
 			return finalScore(p, o)
@@ -235,8 +235,8 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		if v, ok := s.stabilityCutoff(p, o, alpha); ok {
 			return v
 		}
-		var list moveList
-		s.genMoves(&list, p, o, empties, parity, noMove)
+		list := &s.lists[empties]
+		s.genMoves(list, p, o, empties, parity, noMove)
 		if list.n == 0 {
 			if board.LegalMoves(o, p) == 0 {
 				return finalScore(p, o)
@@ -286,7 +286,7 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 		for ; ms != 0; ms &= ms - 1 {
 			sq := bits.TrailingZeros64(ms)
-			f := board.Flips(p, o, board.Square(sq))
+			f := flips(p, o, sq)
 			v := -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
 			if v > best {
 				best = v

@@ -33,7 +33,7 @@ func minimax(p, o uint64) int {
 func randomPosition(r *rand.Rand, empties int) (p, o uint64, ok bool) {
 	b := board.Start()
 	p, o = b.P, b.O
-	for bits.OnesCount64(^(p|o)) > empties {
+	for bits.OnesCount64(^(p | o)) > empties {
 		moves := board.LegalMoves(p, o)
 		if moves == 0 {
 			if board.LegalMoves(o, p) == 0 {
@@ -273,4 +273,54 @@ func TestFFO20to39(t *testing.T) {
 		max = 20
 	}
 	solveProblems(t, s, ffoProblems(t, "20-39"), 20, max)
+}
+
+// benchmarkFFO solves the listed FFO positions of one file (numbers as in the file name) with
+// a fresh table each iteration, reporting nodes and nodes per second.
+func benchmarkFFO(b *testing.B, file string, first int, numbers []int, opt SolverOptions) {
+	ps := ffoProblems(b, file)
+	s := NewSolverWith(opt)
+	var nodes uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, n := range numbers {
+			s.ClearTable()
+			pr := ps[n-first]
+			res := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+			if want, _ := pr.Best(); res.Score != want {
+				b.Fatalf("FFO #%d: score %d, want %d", n, res.Score, want)
+			}
+			nodes += res.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+}
+
+// BenchmarkFFO20s is the 20-empties group of FFO #20-#39: seconds per run.
+func BenchmarkFFO20s(b *testing.B) {
+	benchmarkFFO(b, "20-39", 20, []int{26, 27, 28, 29, 30, 31, 32, 33, 34}, DefaultSolverOptions(64))
+}
+
+// BenchmarkFFO40s is FFO #40-#44 (20 to 23 empties).
+func BenchmarkFFO40s(b *testing.B) {
+	benchmarkFFO(b, "40-59", 40, []int{40, 41, 42, 43, 44}, DefaultSolverOptions(64))
+}
+
+// TestFlipsMatchesBoard checks the solver's flips against board.Flips on random boards.
+func TestFlipsMatchesBoard(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 200000; i++ {
+		a, b := r.Uint64(), r.Uint64()
+		p, o := a&^b, b&^a
+		if r.IntN(2) == 0 {
+			p, o = a&b, ^(a|b)
+		}
+		sq := r.IntN(64)
+		p &^= 1 << uint(sq)
+		o &^= 1 << uint(sq)
+		if got, want := flips(p, o, sq), board.Flips(p, o, board.Square(sq)); got != want {
+			t.Fatalf("p %x o %x sq %v: flips %x, board.Flips %x", p, o, board.Square(sq), got, want)
+		}
+	}
 }
