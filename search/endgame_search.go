@@ -168,6 +168,9 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	}
 	list := &s.lists[empties]
 	s.genMoves(list, p, o, empties, parity, ttMove)
+	if empties >= s.sortDeep {
+		s.sortByShallowSearch(list, p, o, ttMove)
+	}
 	if list.n == 0 {
 		if board.LegalMoves(o, p) == 0 {
 			return finalScore(p, o)
@@ -231,7 +234,7 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		return finalScore(p, o)
 	}
 	s.nodes++
-	if empties >= midOrderEmpties {
+	if empties >= s.midOrder {
 		if v, ok := s.stabilityCutoff(p, o, alpha); ok {
 			return v
 		}
@@ -304,3 +307,58 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 
 // quadrantMask[q] is the 4x4 corner region whose bit in quadrant[] is 1<<q.
 var quadrantMask = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
+
+// sortByShallowSearch rescores the moves of a node far from the leaves by a shallow search
+// with the mobility evaluation (the fallback until a pattern evaluation is plugged in), which
+// sees further than the replies counted by genMoves.
+func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
+	for i := 0; i < l.n; i++ {
+		m := &l.m[i]
+		if int(m.sq) == ttMove {
+			continue
+		}
+		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
+		v := -shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
+		m.score = int32(v)*16 + m.score/8
+	}
+}
+
+// mobilityEval is the fallback evaluation: corner-weighted mobility and potential mobility,
+// and corners held, from p's view.
+func mobilityEval(p, o uint64) int {
+	mp, mo := board.LegalMoves(p, o), board.LegalMoves(o, p)
+	v := 8 * (bits.OnesCount64(mp) + bits.OnesCount64(mp&corners) - bits.OnesCount64(mo) - bits.OnesCount64(mo&corners))
+	v += 2 * (potentialMobility(o, p) - potentialMobility(p, o))
+	v += 24 * (bits.OnesCount64(p&corners) - bits.OnesCount64(o&corners))
+	return v
+}
+
+// shallow is a fixed-depth alpha-beta over mobilityEval.
+func shallow(p, o uint64, alpha, beta, depth int) int {
+	if depth <= 0 {
+		return mobilityEval(p, o)
+	}
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o) * 1024
+		}
+		return -shallow(o, p, -beta, -alpha, depth-1)
+	}
+	best := -1 << 30
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(p, o, sq)
+		v := -shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}

@@ -314,7 +314,7 @@ func TestFlipsMatchesBoard(t *testing.T) {
 		a, b := r.Uint64(), r.Uint64()
 		p, o := a&^b, b&^a
 		if r.IntN(2) == 0 {
-			p, o = a&b, ^(a|b)
+			p, o = a&b, ^(a | b)
 		}
 		sq := r.IntN(64)
 		p &^= 1 << uint(sq)

@@ -16,6 +16,7 @@ type solveOutcome struct {
 	index   int
 	res     search.SolveResult
 	elapsed time.Duration
+	cpu     time.Duration // CPU time of the whole process meanwhile (see cpuTime)
 }
 
 func cmdSolve(env *cmdEnv, args []string) error {
@@ -89,7 +90,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		mode = "win/loss/draw"
 	}
 	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s), table %d MiB per solver\n", path, len(selected), mode, *threads, *hashMiB)
-	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "PV")
+	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "cpu s", "PV")
 
 	// Workers take positions in order; results are printed in order as they complete.
 	jobs := make(chan int)
@@ -109,11 +110,11 @@ func cmdSolve(env *cmdEnv, args []string) error {
 				if *progress > 0 {
 					go reportProgress(env, s, *first+selected[i], pr.Board.NumEmpties(), *progress, done)
 				}
-				start := time.Now()
+				start, cpu := time.Now(), cpuTime()
 				res := s.Solve(pr.Board.P, pr.Board.O, alpha, beta)
-				el := time.Since(start)
+				el, cpuEl := time.Since(start), cpuTime()-cpu
 				close(done)
-				results[i] <- solveOutcome{index: selected[i], res: res, elapsed: el}
+				results[i] <- solveOutcome{index: selected[i], res: res, elapsed: el, cpu: cpuEl}
 			}
 		}()
 	}
@@ -125,7 +126,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}()
 
 	var totalNodes uint64
-	var totalTime time.Duration
+	var totalTime, totalCPU time.Duration
 	wrong := 0
 	for i := range selected {
 		out := <-results[i]
@@ -133,6 +134,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		res := out.res
 		totalNodes += res.Nodes
 		totalTime += out.elapsed
+		totalCPU += out.cpu
 		known, hasKnown := pr.Best()
 		knownText := "-"
 		verdict := ""
@@ -151,11 +153,11 @@ func cmdSolve(env *cmdEnv, args []string) error {
 			scoreText = wldText(res.Score)
 		}
 		sec := out.elapsed.Seconds()
-		fmt.Fprintf(env.stdout, "%4d %3d %4v %6s %6s %14d %9.3f %8.1f  %s%s\n", *first+out.index, pr.Board.NumEmpties(), res.Move, scoreText, knownText, res.Nodes, sec, float64(res.Nodes)/sec/1e6, pvText(res.PV), verdict)
+		fmt.Fprintf(env.stdout, "%4d %3d %4v %6s %6s %14d %9.3f %8.1f %8.3f  %s%s\n", *first+out.index, pr.Board.NumEmpties(), res.Move, scoreText, knownText, res.Nodes, sec, float64(res.Nodes)/sec/1e6, out.cpu.Seconds(), pvText(res.PV), verdict)
 	}
 	wg.Wait()
-	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %d wrong\n",
-		len(selected), totalNodes, totalTime.Seconds(), float64(totalNodes)/totalTime.Seconds()/1e6, wrong)
+	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
+		len(selected), totalNodes, totalTime.Seconds(), float64(totalNodes)/totalTime.Seconds()/1e6, totalCPU.Seconds(), wrong)
 	if wrong > 0 {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
 	}
