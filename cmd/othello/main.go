@@ -32,6 +32,7 @@ type cmdEnv struct {
 func commands() map[string]command {
 	return map[string]command{
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
+		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
 		"version": {"print the engine version", cmdVersion},
 	}
 }
