@@ -33,6 +33,8 @@ func commands() map[string]command {
 	return map[string]command{
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
 		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
+		"train":   {"fit the evaluation weights to game files", cmdTrain},
+		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
 		"version": {"print the engine version", cmdVersion},
 	}
 }
