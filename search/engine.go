@@ -35,14 +35,20 @@ type Engine struct {
 	pvsHeight int
 	ttHeight  int
 	scale     int // evaluation units per disc
-	mpc       *MPCParams
-	level     int     // selectivity level of the running search
-	mpcT      float64 // its confidence threshold
+	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
+	bitboardEval bool
+	// evalOrderHeight: from this height children are ordered by the full evaluation; below
+	// it by the cheap mobility/corner score.
+	evalOrderHeight int
+	mpc             *MPCParams
+	level           int     // selectivity level of the running search
+	mpcT            float64 // its confidence threshold
 
 	// per-search state
 	b            board.Board
 	ply          int
 	nodes        uint64
+	nextPoll     uint64 // node count of the next poll
 	stopped      bool
 	ctx          context.Context
 	start        time.Time
@@ -59,7 +65,7 @@ func NewEngine(cfg Config) *Engine {
 	if mib <= 0 {
 		mib = 16
 	}
-	e := &Engine{cfg: cfg, scale: mobilityScale}
+	e := &Engine{cfg: cfg, scale: mobilityScale, bitboardEval: true, evalOrderHeight: 5}
 	e.tables[0] = newBoundsTable(mib << 19)
 	e.tables[1] = newBoundsTable(mib << 19)
 	e.cur, e.prev = &e.tables[0], &e.tables[1]
@@ -105,6 +111,7 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.b = b
 	e.ply = 0
 	e.nodes = 0
+	e.nextPoll = pollInterval
 	e.stopped = false
 	e.ctx = ctx
 	e.start = time.Now()
@@ -120,6 +127,7 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 
 // poll checks the stop conditions: cancellation, the hard deadline, the node limit.
 func (e *Engine) poll() {
+	e.nextPoll = e.nodes + pollInterval
 	if e.ctx != nil {
 		select {
 		case <-e.ctx.Done():

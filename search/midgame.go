@@ -15,12 +15,12 @@ import (
 
 const (
 	defaultPVSHeight = 3  // PVS at height >= this, plain alpha-beta below
-	defaultTTHeight  = 3  // bounds tables and sorted move order at height >= this
+	defaultTTHeight  = 4  // bounds tables and sorted move order at height >= this
 	fastestFirstAt   = 18 // order by fewest opponent moves at this many empties or fewer
 	maxPly           = 128
 	maxMoves         = 32 // an Othello position has at most 33 legal moves; 32 is enough in play
 	scoreInf         = 32000
-	pollMask         = 4095 // poll the stop conditions every 4096 nodes
+	pollInterval     = 4096 // poll the stop conditions every this many nodes
 )
 
 // orderedMove is a move with its ordering key (higher first).
@@ -34,7 +34,7 @@ type orderedMove struct {
 // e.stopped before using any value.
 func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	e.nodes++
-	if e.nodes&pollMask == 0 {
+	if e.nodes >= e.nextPoll {
 		e.poll()
 	}
 	ply := e.ply
@@ -70,8 +70,10 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 				return up
 			}
 		}
-	} else if en := e.prev.probe(key, e.gen-1); en != nil {
-		hashMove = board.Square(en.move)
+	} else if e.usePrev {
+		if en := e.prev.probe(key, e.gen-1); en != nil {
+			hashMove = board.Square(en.move)
+		}
 	}
 
 	if e.level > 0 && height >= mpcMinHeight {
@@ -81,7 +83,7 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	}
 
 	var list [maxMoves]orderedMove
-	n := e.orderMoves(&list, moves, hashMove)
+	n := e.orderMoves(&list, moves, hashMove, height)
 	best, bestMove := -scoreInf, board.NoSquare
 	a := alpha
 	pvs := height >= e.pvsHeight
@@ -129,6 +131,9 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 
 // alphaBetaLeafward is plain fail-soft alpha-beta in bitboard order, for the last plies.
 func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
+	if height == 1 && e.bitboardEval {
+		return e.alphaBetaFrontier(alpha, beta, moves)
+	}
 	best := -scoreInf
 	ply := e.ply
 	for m := moves; m != 0; m &= m - 1 {
@@ -145,6 +150,32 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 					return v
 				}
 				alpha = v
+				e.updatePV(ply, sq)
+			}
+		}
+	}
+	return best
+}
+
+// alphaBetaFrontier is height 1 for an evaluation that needs only the bitboards: each child
+// is evaluated without making the move on the board (no line-index update).
+func (e *Engine) alphaBetaFrontier(alpha, beta int, moves uint64) int {
+	best := -scoreInf
+	p, o := e.b.P, e.b.O
+	ply := e.ply
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		f := board.Flips(p, o, sq)
+		e.nodes++
+		v := -mobilityEval(o&^f, p|f|sq.Bit())
+		if v > best {
+			best = v
+			if v > alpha {
+				if v >= beta {
+					return v
+				}
+				alpha = v
+				e.pvLen[ply+1] = ply + 1
 				e.updatePV(ply, sq)
 			}
 		}
@@ -180,7 +211,7 @@ func (e *Engine) updatePV(ply int, sq board.Square) {
 // orderMoves fills list with the moves, best first: the table's move, then children that the
 // previous iteration's table knows (by their value there), then the rest by static value
 // (static evaluation in the midgame, fewest opponent moves near the end).
-func (e *Engine) orderMoves(list *[maxMoves]orderedMove, moves uint64, hashMove board.Square) int {
+func (e *Engine) orderMoves(list *[maxMoves]orderedMove, moves uint64, hashMove board.Square, height int) int {
 	p, o := e.b.P, e.b.O
 	fastest := bits.OnesCount64(^(p | o)) <= fastestFirstAt
 	n := 0
@@ -199,9 +230,12 @@ func (e *Engine) orderMoves(list *[maxMoves]orderedMove, moves uint64, hashMove 
 					break
 				}
 			}
-			if fastest {
+			switch {
+			case fastest:
 				key = -16*int32(bits.OnesCount64(board.LegalMoves(cp, co))) + 8*int32(bits.OnesCount64(sq.Bit()&cornerSquares))
-			} else {
+			case e.bitboardEval || height < e.evalOrderHeight:
+				key = -int32(mobilityEval(cp, co))
+			default:
 				u := e.b.Make(sq)
 				key = -int32(e.evaluate())
 				e.b.Unmake(u)

@@ -70,7 +70,7 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 // endSolve returns the fail-soft exact final disc difference of p to move against o.
 func (e *Engine) endSolve(p, o uint64, alpha, beta int) int {
 	e.nodes++
-	if e.nodes&pollMask == 0 {
+	if e.nodes >= e.nextPoll {
 		e.poll()
 	}
 	if e.stopped {

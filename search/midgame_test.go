@@ -234,7 +234,7 @@ func TestStop(t *testing.T) {
 	}
 	// A node limit stops it within a poll interval.
 	r = e.Search(context.Background(), b, Limits{Nodes: 20000}, nil)
-	if !b.IsLegal(r.Move) || r.Nodes > 20000+2*pollMask+1 {
+	if !b.IsLegal(r.Move) || r.Nodes > 20000+pollInterval+64 {
 		t.Fatalf("node-limited search: move %s nodes %d", r.Move, r.Nodes)
 	}
 	// Cancelled from another goroutine while searching with no limit.

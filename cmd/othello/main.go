@@ -31,6 +31,7 @@ type cmdEnv struct {
 
 func commands() map[string]command {
 	return map[string]command{
+		"bench":   {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
 		"version": {"print the engine version", cmdVersion},
 	}
