@@ -31,7 +31,9 @@ type cmdEnv struct {
 
 func commands() map[string]command {
 	return map[string]command{
+		"analyze": {"search a position or transcript: best moves with values and PVs", cmdAnalyze},
 		"bench":   {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
+		"match":   {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
 		"version": {"print the engine version", cmdVersion},
 	}
