@@ -1,6 +1,10 @@
 package search
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/othellogo/othello/board"
+)
 
 // The midgame keeps two tables of minimax-value bounds, the classic two-generation design:
 // during iteration d the "previous" table holds what iteration d-1 learned and only orders
@@ -38,15 +42,9 @@ func newBoundsTable(bytes int) boundsTable {
 	return boundsTable{entries: make([]boundsEntry, n), mask: (n - 1) &^ 1}
 }
 
-// boundsHash mixes the two bitboards into a 64-bit key. It never returns 0, so an all-zero
-// slot never matches. The multipliers are fixed odd constants: node counts are reproducible.
-func boundsHash(p, o uint64) uint64 {
-	h := p*0x9E3779B97F4A7C15 ^ bits.RotateLeft64(o*0xC2B2AE3D27D4EB4F, 29)
-	h ^= h >> 31
-	h *= 0xD6E8FEB86659FD93
-	h ^= h >> 32
-	return h | 1
-}
+// boundsHash is the position's 64-bit key (board.Hash), never 0 so that an all-zero slot never
+// matches. Two positions share a key with probability about 2^-64 per probe.
+func boundsHash(p, o uint64) uint64 { return board.Hash(p, o) | 1 }
 
 // probe returns the entry of key written in generation gen, or nil.
 func (t *boundsTable) probe(key uint64, gen uint8) *boundsEntry {
