@@ -30,7 +30,7 @@ func mobilityEval(p, o uint64) int {
 	openX := xSquares & spreadCorners(empty&cornerSquares)
 	xp := bits.OnesCount64(p & openX)
 	xo := bits.OnesCount64(o & openX)
-	fr := neighbours(empty)
+	fr := adjacentSquares(empty)
 	fp := bits.OnesCount64(p & fr)
 	fo := bits.OnesCount64(o & fr)
 	return 16*(mp-mo) + 64*(cp-co) - 24*(xp-xo) - 4*(fp-fo)
@@ -54,8 +54,8 @@ func spreadCorners(c uint64) uint64 {
 	return x
 }
 
-// neighbours returns the squares adjacent (8 directions) to some square of b.
-func neighbours(b uint64) uint64 {
+// adjacentSquares returns the squares adjacent (8 directions) to some square of b.
+func adjacentSquares(b uint64) uint64 {
 	const notA, notH = 0xFEFEFEFEFEFEFEFE, 0x7F7F7F7F7F7F7F7F
 	h := b | (b<<1)&notA | (b>>1)&notH
 	return h | h<<8 | h>>8

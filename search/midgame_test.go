@@ -12,7 +12,7 @@ import (
 )
 
 // minimax is the plain negamax reference: no pruning, no tables, same leaves and pass rule.
-func minimax(b *board.Board, h int) int {
+func midMinimax(b *board.Board, h int) int {
 	if h == 0 {
 		return mobilityEval(b.P, b.O)
 	}
@@ -22,14 +22,14 @@ func minimax(b *board.Board, h int) int {
 			return board.DiscDiff(b.P, b.O) * mobilityScale
 		}
 		b.Pass()
-		v := -minimax(b, h)
+		v := -midMinimax(b, h)
 		b.Pass()
 		return v
 	}
 	best := -scoreInf
 	for m := moves; m != 0; m &= m - 1 {
 		u := b.Make(board.FirstSquare(m))
-		v := -minimax(b, h-1)
+		v := -midMinimax(b, h-1)
 		b.Unmake(u)
 		best = max(best, v)
 	}
@@ -103,7 +103,7 @@ func TestSearchEqualsMinimax(t *testing.T) {
 			e.begin(context.Background(), b, Limits{}, timePlan{})
 			for h := 1; h <= maxH; h++ {
 				e.nextGeneration()
-				want := minimax(&b, h)
+				want := midMinimax(&b, h)
 				if got := e.alphaBeta(-scoreInf, scoreInf, h); got != want {
 					t.Fatalf("%s: position %d (%s) height %d: search %d, minimax %d", tc.name, i, b.OBF(), h, got, want)
 				}
@@ -130,7 +130,7 @@ func TestBoundsNeverLeaveWindow(t *testing.T) {
 	for _, tc := range testConfigs {
 		e := NewEngine(tc.cfg)
 		for i, b := range positions {
-			truth := minimax(&b, h)
+			truth := midMinimax(&b, h)
 			e.begin(context.Background(), b, Limits{}, timePlan{})
 			e.nextGeneration()
 			for _, d := range []int{-400, -100, -30, -1, 0, 1, 20, 64, 300} {
@@ -203,7 +203,7 @@ func TestAnalyzeScoresAllMoves(t *testing.T) {
 	for i := 0; i < 3 && i < len(ms); i++ {
 		bb := b
 		bb.Make(ms[i].Move)
-		if want := -minimax(&bb, 2); int(ms[i].Score*mobilityScale) != want {
+		if want := -midMinimax(&bb, 2); int(ms[i].Score*mobilityScale) != want {
 			t.Fatalf("midgame move %s: score %v, minimax %d", ms[i].Move, ms[i].Score*mobilityScale, want)
 		}
 	}

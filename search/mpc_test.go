@@ -23,7 +23,7 @@ func TestMPCRoundTrip(t *testing.T) {
 	}
 	p := FitMPC("test", samples, 30)
 	pr := p.pairs[3][8]
-	if !pr.ok || abs(pr.a-1.1) > 0.05 || abs(pr.b-0.5) > 0.1 || abs(pr.sigma-1) > 0.1 {
+	if !pr.ok || absf(pr.a-1.1) > 0.05 || absf(pr.b-0.5) > 0.1 || absf(pr.sigma-1) > 0.1 {
 		t.Fatalf("fit %+v, want a 1.1 b 0.5 sigma about 1", pr)
 	}
 	if p.pairs[2][8].ok {
@@ -37,12 +37,12 @@ func TestMPCRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Eval != "test" || abs(q.pairs[3][8].a-pr.a) > 1e-3 || q.pairs[3][8].shallow != pr.shallow {
+	if q.Eval != "test" || absf(q.pairs[3][8].a-pr.a) > 1e-3 || q.pairs[3][8].shallow != pr.shallow {
 		t.Fatalf("round trip: %+v vs %+v", q.pairs[3][8], pr)
 	}
 }
 
-func abs(x float64) float64 {
+func absf(x float64) float64 {
 	if x < 0 {
 		return -x
 	}
