@@ -109,7 +109,8 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		mu        sync.Mutex
 		stats     train.MatchStats
 		asBlack   train.MatchStats
-		forfeits  [2]int // games lost by A, B on time or by an error
+		forfeits  [2]int                             // games lost by A, B on time or by an error
+		leastLeft = [2]time.Duration{*clock, *clock} // least clock left at a game's end, A and B
 		firstErr  error
 		jobs      = make(chan int)
 		wg        sync.WaitGroup
@@ -157,6 +158,14 @@ func cmdMatch(env *cmdEnv, args []string) error {
 				if aBlack {
 					asBlack.Add(diffA)
 				}
+				if res.forfeit < 0 && *clock > 0 {
+					ia, ib := 0, 1
+					if !aBlack {
+						ia, ib = 1, 0
+					}
+					leastLeft[0] = min(leastLeft[0], res.clockLeft[ia])
+					leastLeft[1] = min(leastLeft[1], res.clockLeft[ib])
+				}
 				if res.forfeit >= 0 {
 					loserIsA := (res.forfeit == 0) == aBlack
 					if loserIsA {
@@ -202,6 +211,9 @@ feed:
 		stats.Wins, stats.Draws, stats.Losses, stats.Games(), 100*stats.Score(), eloText(elo), eloText(lo), eloText(hi), stats.MeanDiscDiff())
 	fmt.Fprintf(env.stdout, "A as black: %d-%d-%d; games lost on time or by error: A %d, B %d; %.1f s\n",
 		asBlack.Wins, asBlack.Draws, asBlack.Losses, forfeits[0], forfeits[1], time.Since(gameStart).Seconds())
+	if *clock > 0 {
+		fmt.Fprintf(env.stdout, "least clock left at the end of a game: A %v, B %v\n", leastLeft[0].Round(time.Millisecond), leastLeft[1].Round(time.Millisecond))
+	}
 	return nil
 }
 
@@ -231,6 +243,7 @@ type gameResult struct {
 	blackScore int // final disc difference from black's view (+-64 for a forfeit)
 	forfeit    int // -1 none; 0 black, 1 white lost on time or by an error
 	comment    string
+	clockLeft  [2]time.Duration // black's and white's clocks at the end (with a clock)
 }
 
 // playGame plays the opening, then the players, until the game ends. A player that runs out of
@@ -289,6 +302,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 		res.moves = append(res.moves, sq)
 	}
 	res.blackScore = b.BlackScore()
+	res.clockLeft = clocks
 	return res
 }
 
