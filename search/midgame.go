@@ -15,7 +15,7 @@ import (
 
 const (
 	defaultPVSHeight = 3  // PVS at height >= this, plain alpha-beta below
-	defaultTTHeight  = 4  // bounds tables and sorted move order at height >= this
+	defaultTTHeight  = 3  // bounds tables and sorted move order at height >= this
 	fastestFirstAt   = 18 // order by fewest opponent moves at this many empties or fewer
 	maxPly           = 128
 	maxMoves         = 32 // an Othello position has at most 33 legal moves; 32 is enough in play
@@ -82,12 +82,26 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 		}
 	}
 
+	// The table's move is searched before the others are even ordered: when it refutes the
+	// node, ordering them would be wasted.
 	var list [maxMoves]orderedMove
-	n := e.orderMoves(&list, moves, hashMove, height)
+	n, ordered := 0, false
+	if hashMove != board.NoSquare && moves&hashMove.Bit() != 0 {
+		list[0] = orderedMove{sq: hashMove}
+		n = 1
+		moves &^= hashMove.Bit()
+	}
 	best, bestMove := -scoreInf, board.NoSquare
 	a := alpha
 	pvs := height >= e.pvsHeight
-	for i := 0; i < n; i++ {
+	for i := 0; ; i++ {
+		if i == n {
+			if ordered || moves == 0 {
+				break
+			}
+			n += e.orderMoves(list[n:], moves, height)
+			ordered = true
+		}
 		sq := list[i].sq
 		u := e.b.Make(sq)
 		e.ply++
@@ -208,40 +222,17 @@ func (e *Engine) updatePV(ply int, sq board.Square) {
 	e.pvLen[ply] = end
 }
 
-// orderMoves fills list with the moves, best first: the table's move, then children that the
+// orderMoves fills list with the moves, best first: children that the
 // previous iteration's table knows (by their value there), then the rest by static value
 // (static evaluation in the midgame, fewest opponent moves near the end).
-func (e *Engine) orderMoves(list *[maxMoves]orderedMove, moves uint64, hashMove board.Square, height int) int {
+func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
 	p, o := e.b.P, e.b.O
 	fastest := bits.OnesCount64(^(p | o)) <= fastestFirstAt
 	n := 0
-	for m := moves; m != 0 && n < maxMoves; m &= m - 1 {
+	for m := moves; m != 0 && n < len(list); m &= m - 1 {
 		sq := board.FirstSquare(m)
-		var key int32
-		switch {
-		case sq == hashMove:
-			key = 1 << 30
-		default:
-			f := board.Flips(p, o, sq)
-			cp, co := o&^f, p|f|sq.Bit() // the child, opponent to move
-			if e.usePrev {
-				if en := e.prev.probe(boundsHash(cp, co), e.gen-1); en != nil {
-					key = 1<<24 - int32(boundsEstimate(en))
-					break
-				}
-			}
-			switch {
-			case fastest:
-				key = -16*int32(bits.OnesCount64(board.LegalMoves(cp, co))) + 8*int32(bits.OnesCount64(sq.Bit()&cornerSquares))
-			case e.bitboardEval || height < e.evalOrderHeight:
-				key = -int32(mobilityEval(cp, co))
-			default:
-				u := e.b.Make(sq)
-				key = -int32(e.evaluate())
-				e.b.Unmake(u)
-			}
-		}
-		list[n] = orderedMove{sq, key}
+		f := board.Flips(p, o, sq)
+		list[n] = orderedMove{sq, e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height)}
 		n++
 	}
 	for i := 1; i < n; i++ { // insertion sort, stable, keys descending
@@ -254,6 +245,25 @@ func (e *Engine) orderMoves(list *[maxMoves]orderedMove, moves uint64, hashMove 
 		list[j] = x
 	}
 	return n
+}
+
+// orderKey is the ordering key of move sq leading to the child (cp to move against co).
+func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height int) int32 {
+	if e.usePrev {
+		if en := e.prev.probe(boundsHash(cp, co), e.gen-1); en != nil {
+			return 1<<24 - int32(boundsEstimate(en))
+		}
+	}
+	switch {
+	case fastest:
+		return -16*int32(bits.OnesCount64(board.LegalMoves(cp, co))) + 8*int32(bits.OnesCount64(sq.Bit()&cornerSquares))
+	case e.bitboardEval || height < e.evalOrderHeight:
+		return -int32(mobilityEval(cp, co))
+	}
+	u := e.b.Make(sq)
+	key := -int32(e.evaluate())
+	e.b.Unmake(u)
+	return key
 }
 
 // boundsEstimate is a single value standing for an entry's bounds.
