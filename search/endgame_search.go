@@ -323,9 +323,9 @@ func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
 	}
 }
 
-// mobilityEval is the fallback evaluation: corner-weighted mobility and potential mobility,
+// orderingEval is the fallback evaluation: corner-weighted mobility and potential mobility,
 // and corners held, from p's view.
-func mobilityEval(p, o uint64) int {
+func orderingEval(p, o uint64) int {
 	mp, mo := board.LegalMoves(p, o), board.LegalMoves(o, p)
 	v := 8 * (bits.OnesCount64(mp) + bits.OnesCount64(mp&corners) - bits.OnesCount64(mo) - bits.OnesCount64(mo&corners))
 	v += 2 * (potentialMobility(o, p) - potentialMobility(p, o))
@@ -333,10 +333,10 @@ func mobilityEval(p, o uint64) int {
 	return v
 }
 
-// shallow is a fixed-depth alpha-beta over mobilityEval.
+// shallow is a fixed-depth alpha-beta over orderingEval.
 func shallow(p, o uint64, alpha, beta, depth int) int {
 	if depth <= 0 {
-		return mobilityEval(p, o)
+		return orderingEval(p, o)
 	}
 	moves := board.LegalMoves(p, o)
 	if moves == 0 {

@@ -158,8 +158,8 @@ func writeLog(path string, log []train.EpochStats) error {
 	return f.Close()
 }
 
-// loadEvaluator returns the evaluator of a weight file, or the embedded one for "".
-func loadEvaluator(path string) (*eval.Evaluator, error) {
+// loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
+func loadWeightsFile(path string) (*eval.Evaluator, error) {
 	if path == "" {
 		return eval.Default()
 	}
@@ -183,7 +183,7 @@ func cmdEval(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	e, err := loadEvaluator(*weightsPath)
+	e, err := loadWeightsFile(*weightsPath)
 	if err != nil {
 		return err
 	}
