@@ -83,7 +83,7 @@ const (
 	pollNodes = 1 << 14
 	// defaultTableEmpties: with fewer empties a subtree is cheaper to search than the table
 	// probes and writes it would save (measured, see the README).
-	defaultTableEmpties = 11
+	defaultTableEmpties = 10
 	// From sortDeepEmpties empties on, moves are ordered by a shallow search of depth
 	// sortDeepDepth; measured on FFO #26-#42: 12% fewer nodes and 10% less time than
 	// fastest-first alone.
