@@ -155,7 +155,11 @@ func runScripts(t *testing.T, pattern string, run runFunc, opt func(*Options)) {
 			out := &lineCollector{grew: make(chan struct{}, 1)}
 			pr, pw := io.Pipe()
 			ended := make(chan error, 1)
-			go func() { ended <- run(context.Background(), &fakeEngine{}, pr, out, o) }()
+			go func() {
+				err := run(context.Background(), &fakeEngine{}, pr, out, o)
+				pr.CloseWithError(io.ErrClosedPipe) // input after the end is not read
+				ended <- err
+			}()
 			var exp []*expectLine
 			for _, st := range s.steps {
 				if st.exp != nil {
@@ -173,7 +177,6 @@ func runScripts(t *testing.T, pattern string, run runFunc, opt func(*Options)) {
 			if err := <-ended; err != nil {
 				t.Fatal(err)
 			}
-			pr.Close()
 			text := out.String()
 			var got []string
 			if text != "" {
@@ -203,3 +206,7 @@ func runScripts(t *testing.T, pattern string, run runFunc, opt func(*Options)) {
 }
 
 func TestNBoardScripts(t *testing.T) { runScripts(t, "nboard_*.txt", RunNBoard, nil) }
+
+func TestGTPScripts(t *testing.T) {
+	runScripts(t, "gtp_*.txt", RunGTP, func(o *Options) { o.Depth = 2 })
+}
