@@ -210,3 +210,11 @@ func TestNBoardScripts(t *testing.T) { runScripts(t, "nboard_*.txt", RunNBoard, 
 func TestGTPScripts(t *testing.T) {
 	runScripts(t, "gtp_*.txt", RunGTP, func(o *Options) { o.Depth = 2 })
 }
+
+func TestConsoleScripts(t *testing.T) {
+	runScripts(t, "console_*.txt", RunConsole, func(o *Options) { o.Depth = 2 })
+}
+
+func TestPlayScripts(t *testing.T) {
+	runScripts(t, "play_*.txt", RunConsole, func(o *Options) { o.Depth = 2; o.EngineWhite = true })
+}
