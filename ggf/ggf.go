@@ -125,7 +125,7 @@ func Parse(text string) (*Game, string, error) {
 			}
 			g.Start = b
 			for _, m := range moves {
-				mv, err := parseMove(m.value, m.black)
+				mv, err := ParseMove(m.value, m.black)
 				if err != nil {
 					return nil, "", fmt.Errorf("ggf: move %d: %v", len(g.Moves)+1, err)
 				}
@@ -257,8 +257,10 @@ func parseBoard(v string) (board.Board, error) {
 	return b, nil
 }
 
-// parseMove reads a move value "sq[/eval[/time]]".
-func parseMove(v string, black bool) (Move, error) {
+// ParseMove reads a move value "sq[/eval[/time]]" (as in B[...] and NBoard's "move"
+// command) played by black or white: a square or a pass word, an optional eval in discs and
+// an optional time in seconds or [[hh:]mm:]ss.
+func ParseMove(v string, black bool) (Move, error) {
 	parts := strings.SplitN(strings.TrimSpace(v), "/", 3)
 	m := Move{Black: black}
 	tok := strings.TrimSpace(parts[0])
