@@ -409,7 +409,8 @@ func (c *console) hint(ctx context.Context, n int) {
 		return
 	}
 	ms := c.eng.Analyze(ctx, b, c.limits(), n, func([]search.MoveScore) {})
-	for i, m := range ms {
+	// Only the first n have exact values; the engine may list the others as bounds.
+	for i, m := range ms[:min(n, len(ms))] {
 		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i+1, m.Move, signed(m.Score), depthWords(m.Info), pvWords(m.PV))
 	}
 }

@@ -385,7 +385,8 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 		return
 	}
 	write := func(ms []search.MoveScore) {
-		for _, m := range ms {
+		// Only the first k have exact values; the engine may list the others as bounds.
+		for _, m := range ms[:min(k, len(ms))] {
 			pv := m.PV
 			if len(pv) == 0 || pv[0] != m.Move {
 				pv = append([]board.Square{m.Move}, pv...)

@@ -256,3 +256,6 @@ func eval(x float64) string {
 	}
 	return s
 }
+
+// The real search is an Engine.
+var _ Engine = (*search.Engine)(nil)
