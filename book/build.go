@@ -1,0 +1,251 @@
+package book
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+// Searcher is the one thing the book needs from a search engine; *search.Engine has it.
+type Searcher interface {
+	Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result
+}
+
+// Game is a game record: the start position and the moves, passes as board.NoSquare
+// (board.ParseTranscript gives them in this form).
+type Game struct {
+	Start     board.Board
+	Moves     []board.Square
+	Result    int  // final disc difference, black's view
+	HasResult bool // Result is known
+}
+
+// AddGame adds the positions of g up to maxPly moves (passes not counted) to the book, with
+// its result in their game statistics, and marks the moves played as book moves. The values
+// of new positions are unknown until Evaluate and Fix. It returns the number of positions
+// added, or an error, leaving the book unchanged, when a move is illegal.
+func (bk *Book) AddGame(g Game, maxPly int) (int, error) {
+	b := g.Start
+	if b.P&b.O != 0 {
+		return 0, fmt.Errorf("book: game start position has overlapping discs")
+	}
+	// Replay first, so that an illegal game changes nothing.
+	type step struct {
+		p, o        uint64
+		blackToMove bool
+		sq          uint8
+	}
+	var line []step
+	ply := 0
+	for i, m := range g.Moves {
+		if ply >= maxPly {
+			break
+		}
+		sq := uint8(passSquare)
+		if m != board.NoSquare {
+			sq = uint8(m)
+		}
+		line = append(line, step{b.P, b.O, b.BlackToMove, sq})
+		if !b.Play(m) {
+			return 0, fmt.Errorf("book: game move %d (%s) is not legal for %s", i+1, m, b.SideName())
+		}
+		if m != board.NoSquare {
+			ply++
+		}
+	}
+	added := 0
+	visit := func(p, o uint64, blackToMove bool) *node {
+		before := len(bk.nodes)
+		n := bk.ensure(p, o)
+		added += len(bk.nodes) - before
+		if g.HasResult {
+			r := g.Result
+			if !blackToMove {
+				r = -r
+			}
+			switch {
+			case r > 0:
+				n.wins++
+			case r < 0:
+				n.losses++
+			default:
+				n.draws++
+			}
+		}
+		return n
+	}
+	for _, s := range line {
+		n := visit(s.p, s.o, s.blackToMove)
+		_, sym := keyOf(s.p, s.o)
+		csq := s.sq
+		if csq != passSquare {
+			csq = uint8(board.TransformSquare(board.Square(csq), sym))
+		}
+		if mv := n.find(csq); mv != nil {
+			mv.inBook = true
+		} else {
+			n.set(move{sq: csq, inBook: true})
+			// A move with an unknown value: depth 0 and no value until Fix propagates one.
+			n.find(csq).depth = unknownDepth
+		}
+	}
+	visit(b.P, b.O, b.BlackToMove)
+	return added, nil
+}
+
+// unknownDepth marks a book move whose value is not known yet (its position has not been
+// evaluated). It never reaches a file: Fix gives every book move its child's value, and a
+// move whose child has no known value is dropped from the parent before saving.
+const unknownDepth = 254
+
+// Options controls searches of moves leaving the book.
+type Options struct {
+	Depth       int // midgame search depth of each leaf
+	Selectivity int // Multi-ProbCut level for the leaf searches (0: none)
+	// Progress, when not nil, is called after each leaf search with the leaves done and the
+	// total to do.
+	Progress func(done, total int)
+}
+
+// leafValue searches the position (p, o) and returns its value for the side to move.
+func leafValue(ctx context.Context, s Searcher, p, o uint64, opt Options) (value, uint8) {
+	if board.LegalMoves(p, o) == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return toValue(float64(board.DiscDiff(p, o))), DepthExact
+		}
+		v, d := leafValue(ctx, s, o, p, opt)
+		return -v, d
+	}
+	b := board.FromColors(p, o, true)
+	r := s.Search(ctx, b, search.Limits{Depth: opt.Depth, Selectivity: opt.Selectivity}, nil)
+	d := uint8(min(r.Depth, DepthExact-2))
+	if r.Exact {
+		d = DepthExact
+	}
+	return toValue(r.Score), d
+}
+
+// pendingLeaves lists the moves that need a search: legal moves of book positions whose
+// value is not known and whose resulting position is not in the book.
+func (bk *Book) pendingLeaves() []leaf {
+	var todo []leaf
+	for _, k := range bk.sortedKeys() {
+		n := bk.nodes[k]
+		for _, sq := range legalSquares(k.P, k.O) {
+			if mv := n.find(sq); mv != nil && (mv.depth != unknownDepth || mv.inBook) {
+				continue
+			}
+			cp, co := child(k.P, k.O, sq)
+			if ck, _ := keyOf(cp, co); bk.nodes[ck] != nil {
+				continue
+			}
+			todo = append(todo, leaf{k, sq})
+		}
+	}
+	return todo
+}
+
+type leaf struct {
+	k  Key
+	sq uint8
+}
+
+// Evaluate searches every legal move of every book position whose value is unknown and whose
+// resulting position is not in the book, at opt.Depth, then re-propagates values (Fix). It
+// returns the number of leaves searched. When ctx is cancelled it stops between searches,
+// keeping the values found so far, and returns ctx's error; the book stays consistent.
+func (bk *Book) Evaluate(ctx context.Context, s Searcher, opt Options) (int, error) {
+	todo := bk.pendingLeaves()
+	done := 0
+	var err error
+	for _, l := range todo {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		cp, co := child(l.k.P, l.k.O, l.sq)
+		v, d := leafValue(ctx, s, cp, co, opt)
+		if err = ctx.Err(); err != nil {
+			break // the search was cut short: its value is not trustworthy
+		}
+		bk.nodes[l.k].set(move{sq: l.sq, depth: d, value: -v})
+		done++
+		if opt.Progress != nil {
+			opt.Progress(done, len(todo))
+		}
+	}
+	bk.Fix()
+	return done, err
+}
+
+// Fix re-propagates values by negamax: every book move takes the value of the position it
+// leads to, and every position the value of its best move. Moves whose value is unknown are
+// dropped. It returns the number of positions whose value changed.
+func (bk *Book) Fix() int {
+	state := make(map[Key]uint8, len(bk.nodes)) // 0 unvisited, 1 done
+	changed := 0
+	var visit func(k Key) *node
+	visit = func(k Key) *node {
+		n := bk.nodes[k]
+		if state[k] == 1 {
+			return n
+		}
+		state[k] = 1
+		legal := legalSquares(k.P, k.O)
+		if len(legal) == 0 {
+			n.moves = n.moves[:0]
+			return n
+		}
+		old, oldKnown, oldDepth := n.score, n.known, n.depth
+		kept := make([]move, 0, len(legal))
+		for _, sq := range legal {
+			cp, co := child(k.P, k.O, sq)
+			ck, _ := keyOf(cp, co)
+			mv := n.find(sq)
+			var m move
+			if mv != nil {
+				m = *mv
+			} else {
+				m = move{sq: sq, depth: unknownDepth}
+			}
+			if bk.nodes[ck] != nil {
+				c := visit(ck)
+				m.inBook = true
+				if c.known {
+					m.value, m.depth = -c.score, c.depth
+				} else {
+					m.depth = unknownDepth
+				}
+			} else if m.inBook {
+				// The child left the book (it never does today; kept for safety): its
+				// propagated value stands as a searched one.
+				m.inBook = false
+			}
+			if m.depth != unknownDepth {
+				kept = append(kept, m)
+			}
+		}
+		n.moves = kept
+		n.known = len(kept) > 0
+		if n.known {
+			best := kept[0]
+			for _, m := range kept[1:] {
+				if m.value > best.value {
+					best = m
+				}
+			}
+			n.score, n.depth = best.value, best.depth
+		} else {
+			n.score, n.depth = 0, 0
+		}
+		if n.known != oldKnown || n.score != old || n.depth != oldDepth {
+			changed++
+		}
+		return n
+	}
+	for _, k := range bk.sortedKeys() {
+		visit(k)
+	}
+	return changed
+}
