@@ -85,6 +85,11 @@ func Decode(data []byte) (*Book, error) {
 	if v := le.Uint32(data[8:]); v != fileVersion {
 		return nil, corrupt("version %d, this program reads version %d", v, fileVersion)
 	}
+	for _, c := range data[24:headerSize] {
+		if c != 0 {
+			return nil, corrupt("reserved header bytes are not zero")
+		}
+	}
 	n, m := uint64(le.Uint32(data[12:])), uint64(le.Uint32(data[16:]))
 	want := headerSize + n*nodeRecordSize + m*moveRecordSize
 	if uint64(len(data)) != want {

@@ -128,10 +128,11 @@ func ParseGGF(text string) ([]Game, error) {
 		if i < 0 {
 			break
 		}
-		j := strings.Index(rest[i:], ";)")
+		j := strings.Index(rest[i+2:], ";)")
 		if j < 0 {
 			return nil, fmt.Errorf("ggf: game %d has no closing \";)\"", n)
 		}
+		j += 2
 		g, err := parseGGFGame(rest[i+2 : i+j])
 		if err != nil {
 			return nil, fmt.Errorf("ggf: game %d: %w", n, err)
