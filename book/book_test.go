@@ -482,3 +482,27 @@ func TestInterruptedSaveKeepsPreviousBook(t *testing.T) {
 		t.Errorf("temporary files left behind: %d entries", len(entries))
 	}
 }
+
+func TestEvaluateWithHelpers(t *testing.T) {
+	one, _ := buildFull(t, 3, 1)
+	bk := New()
+	for _, line := range allLines(3) {
+		bk.AddGame(Game{Start: board.Start(), Moves: line}, 3)
+	}
+	fs := []*fakeSearcher{{}, {}, {}, {}}
+	n, err := bk.Evaluate(context.Background(), fs[0], Options{Depth: 1, Helpers: []Searcher{fs[1], fs[2], fs[3]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, f := range fs {
+		calls += f.calls
+	}
+	if calls != n {
+		t.Errorf("%d leaves, %d searches", n, calls)
+	}
+	// The fake searcher keeps no state between searches: the book must be the same.
+	if !bytes.Equal(bk.Encode(), one.Encode()) {
+		t.Error("the book built with helpers differs")
+	}
+}

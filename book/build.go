@@ -3,6 +3,7 @@ package book
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
@@ -107,6 +108,10 @@ type Options struct {
 	// Progress, when not nil, is called after each leaf search with the leaves done and the
 	// total to do.
 	Progress func(done, total int)
+	// Helpers are further searchers: each searches leaves in its own goroutine alongside the
+	// main one. With helpers, which searcher takes which leaf varies from run to run, so
+	// values can differ slightly where a searcher's tables carry over between searches.
+	Helpers []Searcher
 }
 
 // leafValue searches the position (p, o) and returns its value for the side to move.
@@ -155,28 +160,60 @@ type leaf struct {
 // Evaluate searches every legal move of every book position whose value is unknown and whose
 // resulting position is not in the book, at opt.Depth, then re-propagates values (Fix). It
 // returns the number of leaves searched. When ctx is cancelled it stops between searches,
-// keeping the values found so far, and returns ctx's error; the book stays consistent.
+// keeping the values found so far, and returns ctx's error; the book stays consistent, and a
+// later Evaluate goes on with the leaves left.
 func (bk *Book) Evaluate(ctx context.Context, s Searcher, opt Options) (int, error) {
 	todo := bk.pendingLeaves()
+	type result struct {
+		i     int
+		v     value
+		depth uint8
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for _, w := range append([]Searcher{s}, opt.Helpers...) {
+		wg.Add(1)
+		go func(w Searcher) {
+			defer wg.Done()
+			for i := range jobs {
+				cp, co := child(todo[i].k.P, todo[i].k.O, todo[i].sq)
+				v, d := leafValue(ctx, w, cp, co, opt)
+				if ctx.Err() != nil {
+					continue // the search was cut short: its value is not trustworthy
+				}
+				results <- result{i, -v, d}
+			}
+		}(w)
+	}
+	go func() {
+		defer close(jobs)
+		for i := range todo {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
 	done := 0
-	var err error
-	for _, l := range todo {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		cp, co := child(l.k.P, l.k.O, l.sq)
-		v, d := leafValue(ctx, s, cp, co, opt)
-		if err = ctx.Err(); err != nil {
-			break // the search was cut short: its value is not trustworthy
-		}
-		bk.nodes[l.k].set(move{sq: l.sq, depth: d, value: -v})
+	for r := range results {
+		l := todo[r.i]
+		bk.nodes[l.k].set(move{sq: l.sq, depth: r.depth, value: r.v})
 		done++
 		if opt.Progress != nil {
 			opt.Progress(done, len(todo))
 		}
 	}
 	bk.Fix()
-	return done, err
+	if done < len(todo) {
+		return done, ctx.Err()
+	}
+	return done, nil
 }
 
 // Fix re-propagates values by negamax: every book move takes the value of the position it

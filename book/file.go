@@ -246,6 +246,13 @@ func writeAtomic(path string, data []byte, wrap func(io.Writer) io.Writer) (err 
 			err = fmt.Errorf("book: writing %s: %w (the previous book, if any, is untouched)", path, err)
 		}
 	}()
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return err
+	}
 	var w io.Writer = tmp
 	if wrap != nil {
 		w = wrap(tmp)
