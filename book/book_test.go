@@ -506,3 +506,32 @@ func TestEvaluateWithHelpers(t *testing.T) {
 		t.Error("the book built with helpers differs")
 	}
 }
+
+func TestAddGamesMinGames(t *testing.T) {
+	var games []Game
+	for _, tr := range []string{"f5d6c3", "f5d6c5", "f5f6e6"} {
+		moves, _, _ := board.ParseTranscript(tr)
+		games = append(games, Game{Start: board.Start(), Moves: moves, Result: 2, HasResult: true})
+	}
+	bk := New()
+	added, err := bk.AddGames(games, 10, 2)
+	if err != nil || added != 3 || bk.Len() != 3 {
+		t.Fatalf("added %d, %d positions, %v; want start, f5 and f5d6", added, bk.Len(), err)
+	}
+	bk.Evaluate(context.Background(), &fakeSearcher{}, Options{Depth: 1})
+	checkInvariants(t, bk)
+	_, b, _ := board.ParseTranscript("f5")
+	e, _ := bk.Lookup(b)
+	if e.Wins+e.Draws+e.Losses != 3 {
+		t.Errorf("f5: %d games, want 3", e.Wins+e.Draws+e.Losses)
+	}
+	for _, m := range e.Moves {
+		if m.InBook != (m.Move == board.D6) {
+			t.Errorf("f5 %s: in book %v", m.Move, m.InBook)
+		}
+	}
+	games = append(games, Game{Start: board.Start(), Moves: []board.Square{board.A1}})
+	if _, err := New().AddGames(games, 10, 1); err == nil || !strings.Contains(err.Error(), "game 4") {
+		t.Errorf("illegal game: %v", err)
+	}
+}

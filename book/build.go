@@ -28,15 +28,63 @@ type Game struct {
 // of new positions are unknown until Evaluate and Fix. It returns the number of positions
 // added, or an error, leaving the book unchanged, when a move is illegal.
 func (bk *Book) AddGame(g Game, maxPly int) (int, error) {
+	line, err := replay(g, maxPly)
+	if err != nil {
+		return 0, err
+	}
+	return bk.addLine(g, line), nil
+}
+
+// AddGames adds games as AddGame does, but keeps only positions that occur (up to symmetry)
+// in at least minGames of them: each line stops at its first rarer position. It stops at
+// the first illegal game, with the games before it added.
+func (bk *Book) AddGames(games []Game, maxPly, minGames int) (int, error) {
+	lines := make([][]step, len(games))
+	count := map[Key]int{}
+	for i, g := range games {
+		line, err := replay(g, maxPly)
+		if err != nil {
+			return 0, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		lines[i] = line
+		seen := map[Key]bool{} // a game counts once per position, even through a pass
+		for _, s := range line {
+			if k, _ := keyOf(s.p, s.o); !seen[k] {
+				seen[k] = true
+				count[k]++
+			}
+		}
+	}
+	added := 0
+	for i, line := range lines {
+		for j, s := range line {
+			if k, _ := keyOf(s.p, s.o); count[k] < minGames {
+				line = line[:j]
+				break
+			}
+		}
+		if len(line) > 0 {
+			line[len(line)-1].sq = noMove
+		}
+		added += bk.addLine(games[i], line)
+	}
+	return added, nil
+}
+
+// step is one position of a game line and the move played from it (noMove for the last).
+type step struct {
+	p, o        uint64
+	blackToMove bool
+	sq          uint8
+}
+
+const noMove = 255
+
+// replay checks the game's moves and returns its positions up to maxPly moves.
+func replay(g Game, maxPly int) ([]step, error) {
 	b := g.Start
 	if b.P&b.O != 0 {
-		return 0, fmt.Errorf("book: game start position has overlapping discs")
-	}
-	// Replay first, so that an illegal game changes nothing.
-	type step struct {
-		p, o        uint64
-		blackToMove bool
-		sq          uint8
+		return nil, fmt.Errorf("book: game start position has overlapping discs")
 	}
 	var line []step
 	ply := 0
@@ -50,20 +98,25 @@ func (bk *Book) AddGame(g Game, maxPly int) (int, error) {
 		}
 		line = append(line, step{b.P, b.O, b.BlackToMove, sq})
 		if !b.Play(m) {
-			return 0, fmt.Errorf("book: game move %d (%s) is not legal for %s", i+1, m, b.SideName())
+			return nil, fmt.Errorf("book: game move %d (%s) is not legal for %s", i+1, m, b.SideName())
 		}
 		if m != board.NoSquare {
 			ply++
 		}
 	}
+	return append(line, step{b.P, b.O, b.BlackToMove, noMove}), nil
+}
+
+// addLine adds the positions of a replayed line, its game's result and its book moves.
+func (bk *Book) addLine(g Game, line []step) int {
 	added := 0
-	visit := func(p, o uint64, blackToMove bool) *node {
+	for _, s := range line {
 		before := len(bk.nodes)
-		n := bk.ensure(p, o)
+		n := bk.ensure(s.p, s.o)
 		added += len(bk.nodes) - before
 		if g.HasResult {
 			r := g.Result
-			if !blackToMove {
+			if !s.blackToMove {
 				r = -r
 			}
 			switch {
@@ -75,10 +128,9 @@ func (bk *Book) AddGame(g Game, maxPly int) (int, error) {
 				n.draws++
 			}
 		}
-		return n
-	}
-	for _, s := range line {
-		n := visit(s.p, s.o, s.blackToMove)
+		if s.sq == noMove {
+			continue
+		}
 		_, sym := keyOf(s.p, s.o)
 		csq := s.sq
 		if csq != passSquare {
@@ -87,13 +139,11 @@ func (bk *Book) AddGame(g Game, maxPly int) (int, error) {
 		if mv := n.find(csq); mv != nil {
 			mv.inBook = true
 		} else {
-			n.set(move{sq: csq, inBook: true})
-			// A move with an unknown value: depth 0 and no value until Fix propagates one.
-			n.find(csq).depth = unknownDepth
+			// A move whose value is unknown until Fix propagates its child's.
+			n.set(move{sq: csq, inBook: true, depth: unknownDepth})
 		}
 	}
-	visit(b.P, b.O, b.BlackToMove)
-	return added, nil
+	return added
 }
 
 // unknownDepth marks a book move whose value is not known yet (its position has not been
