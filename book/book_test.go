@@ -526,7 +526,7 @@ func TestAddGamesMinGames(t *testing.T) {
 		t.Errorf("f5: %d games, want 3", e.Wins+e.Draws+e.Losses)
 	}
 	for _, m := range e.Moves {
-		if m.InBook != (m.Move == board.D6) {
+		if m.InBook != (m.Move.String() == "d6") {
 			t.Errorf("f5 %s: in book %v", m.Move, m.InBook)
 		}
 	}
