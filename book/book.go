@@ -118,6 +118,17 @@ func legalSquares(p, o uint64) []uint8 {
 	return sqs
 }
 
+// knownMoves counts the moves with a value (all of them, except between AddGame and Fix).
+func (n *node) knownMoves() int {
+	c := 0
+	for _, m := range n.moves {
+		if m.depth != unknownDepth {
+			c++
+		}
+	}
+	return c
+}
+
 func (n *node) find(sq uint8) *move {
 	i := sort.Search(len(n.moves), func(i int) bool { return n.moves[i].sq >= sq })
 	if i < len(n.moves) && n.moves[i].sq == sq {
@@ -169,13 +180,16 @@ func (bk *Book) Lookup(b board.Board) (e Entry, ok bool) {
 	inv := board.InverseSymmetry(sym)
 	e = Entry{Known: n.known, Score: n.score.discs(), Depth: int(n.depth),
 		Wins: int(n.wins), Draws: int(n.draws), Losses: int(n.losses),
-		Moves: make([]MoveValue, len(n.moves))}
-	for i, m := range n.moves {
+		Moves: make([]MoveValue, 0, len(n.moves))}
+	for _, m := range n.moves {
+		if m.depth == unknownDepth {
+			continue
+		}
 		sq := board.NoSquare
 		if m.sq != passSquare {
 			sq = board.TransformSquare(board.Square(m.sq), inv)
 		}
-		e.Moves[i] = MoveValue{Move: sq, Score: m.value.discs(), Depth: int(m.depth), InBook: m.inBook}
+		e.Moves = append(e.Moves, MoveValue{Move: sq, Score: m.value.discs(), Depth: int(m.depth), InBook: m.inBook})
 	}
 	// A position symmetric to itself has equivalent moves; the stable sort keeps their order
 	// fixed, and a tie goes to the lower square so that answers do not depend on map order.

@@ -140,6 +140,9 @@ func Decode(data []byte) (*Book, error) {
 			if j > 0 && mv.sq <= nd.moves[j-1].sq {
 				return nil, corrupt("position %d has its moves out of order", i)
 			}
+			if mv.depth == unknownDepth {
+				return nil, corrupt("position %d has a move of depth %d, which marks a value never searched", i, mv.depth)
+			}
 			if mv.value < -6400 || mv.value > 6400 {
 				return nil, corrupt("position %d has a move value %d out of range", i, mv.value)
 			}
@@ -182,7 +185,7 @@ func (bk *Book) Encode() []byte {
 	keys := bk.sortedKeys()
 	var m int
 	for _, k := range keys {
-		m += len(bk.nodes[k].moves)
+		m += bk.nodes[k].knownMoves()
 	}
 	data := make([]byte, headerSize+len(keys)*nodeRecordSize+m*moveRecordSize)
 	le := binary.LittleEndian
@@ -206,8 +209,11 @@ func (bk *Book) Encode() []byte {
 		le.PutUint32(r[24:], nd.draws)
 		le.PutUint32(r[28:], nd.losses)
 		le.PutUint32(r[32:], uint32(next))
-		r[36] = uint8(len(nd.moves))
+		r[36] = uint8(nd.knownMoves())
 		for _, mv := range nd.moves {
+			if mv.depth == unknownDepth {
+				continue
+			}
 			mr := data[movesAt+next*moveRecordSize:]
 			mr[0] = mv.sq
 			if mv.inBook {

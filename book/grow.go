@@ -123,8 +123,11 @@ func (bk *Book) Stats() Stats {
 		if n.known {
 			st.Known++
 		}
-		st.Moves += len(n.moves)
+		st.Moves += n.knownMoves()
 		for _, mv := range n.moves {
+			if mv.depth == unknownDepth {
+				continue
+			}
 			if mv.inBook {
 				st.BookMoves++
 			} else {
