@@ -31,7 +31,14 @@ type cmdEnv struct {
 
 func commands() map[string]command {
 	return map[string]command{
+		"analyze": {"search a position or transcript: best moves with values and PVs", cmdAnalyze},
+		"bench":   {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
+		"match":   {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
+		"mpcfit":  {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
+		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
+		"train":   {"fit the evaluation weights to game files", cmdTrain},
+		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
 		"version": {"print the engine version", cmdVersion},
 	}
 }

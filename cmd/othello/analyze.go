@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+func cmdAnalyze(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "analyze")
+	position := fs.String("position", "", "position: 64 board characters and the side to move (obf form), quoted")
+	moves := fs.String("moves", "", "transcript played from the position (or from the start), e.g. f5d6c3")
+	depth := fs.Int("depth", 0, "midgame depth (0: none; with no depth and no time, 12)")
+	moveTime := fs.Duration("time", 0, "time for the analysis, e.g. 5s (0: none)")
+	n := fs.Int("n", 0, "number of best moves with exact values (0: all)")
+	sel := fs.Int("sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d", search.MaxSelectivity))
+	ttMiB := fs.Int("tt", 64, "bounds tables size in MiB")
+	evalName := fs.String("eval", "default", evalFlagHelp)
+	progress := fs.Bool("progress", false, "print the best move after each iteration")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello analyze [options] [TRANSCRIPT]\n\nSearches a position and prints its moves, best first, with values in discs (from the side\nto move's view) and principal variations. Ctrl-C stops the search and prints what it has.\nOptions:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	text := *moves
+	switch {
+	case fs.NArg() == 1 && text == "":
+		text = fs.Arg(0)
+	case fs.NArg() > 0:
+		fs.Usage()
+		return exitError{2, fmt.Errorf("want at most one TRANSCRIPT argument (or --moves)")}
+	}
+	b, err := positionFromFlags(*position, text)
+	if err != nil {
+		return exitError{2, err}
+	}
+	if *sel < 0 || *sel > search.MaxSelectivity || *depth < 0 || *depth > 60 || *moveTime < 0 {
+		return exitError{2, fmt.Errorf("want depth 0-60, selectivity 0-%d and a non-negative time", search.MaxSelectivity)}
+	}
+	ev, err := loadEvaluator(*evalName)
+	if err != nil {
+		return exitError{2, err}
+	}
+	lim := search.Limits{Depth: *depth, MoveTime: *moveTime, Selectivity: *sel}
+	if lim.Depth == 0 && lim.MoveTime == 0 {
+		lim.Depth = 12
+	}
+	cfg := search.Config{TTMiB: *ttMiB}
+	ev.configure(&cfg)
+	e := search.NewEngine(cfg)
+	fmt.Fprint(env.stdout, b.Diagram())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var info func([]search.MoveScore)
+	if *progress {
+		info = func(ms []search.MoveScore) {
+			m := ms[0]
+			fmt.Fprintf(env.stdout, "%-10s %-4s %+7.2f  %11d nodes  %7.2f s  %s\n", depthLabel(m.Info), m.Move, m.Score, m.Nodes, m.Elapsed.Seconds(), pvString(m.PV))
+		}
+	}
+	start := time.Now()
+	ms := e.Analyze(ctx, b, lim, *n, info)
+	el := time.Since(start)
+	if len(ms) == 0 {
+		return fmt.Errorf("no result")
+	}
+	fmt.Fprintf(env.stdout, "eval %s, %s, %d nodes, %.2f s, %.2f M nodes/s\n", ev.name, depthLabel(ms[0].Info), ms[0].Nodes, el.Seconds(), float64(ms[0].Nodes)/el.Seconds()/1e6)
+	for i, m := range ms {
+		kind := "bound"
+		if m.Exact {
+			kind = "exact"
+		} else if m.WLD {
+			kind = "wld"
+		} else if *n <= 0 || i < *n {
+			kind = "value"
+		}
+		score := fmt.Sprintf("%+7.2f", m.Score)
+		if kind == "bound" {
+			score = fmt.Sprintf("<=%+5.1f", m.Score)
+		}
+		if m.WLD {
+			score = map[bool]string{true: "   win", false: "  loss"}[m.Score > 0]
+			if m.Score == 0 {
+				score = "  draw"
+			}
+		}
+		fmt.Fprintf(env.stdout, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvString(m.PV))
+	}
+	return nil
+}
+
+// positionFromFlags builds the position from an optional obf text and a transcript.
+func positionFromFlags(position, moves string) (board.Board, error) {
+	b := board.Start()
+	if position != "" {
+		var rest string
+		var err error
+		b, rest, err = board.ParseOBF(position)
+		if err != nil {
+			return b, err
+		}
+		if r := trimSpace(rest); r != "" && r != ";" {
+			return b, fmt.Errorf("position: unexpected %q after the side to move", r)
+		}
+	}
+	if moves != "" {
+		var err error
+		if _, b, err = board.PlayTranscript(b, moves); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+func depthLabel(in search.Info) string {
+	switch {
+	case in.Exact:
+		return fmt.Sprintf("exact %d", in.Depth)
+	case in.WLD:
+		return fmt.Sprintf("wld %d", in.Depth)
+	case in.Selectivity < 100:
+		return fmt.Sprintf("depth %d@%d%%", in.Depth, in.Selectivity)
+	}
+	return fmt.Sprintf("depth %d", in.Depth)
+}
+
+func pvString(pv []board.Square) string {
+	var sb strings.Builder
+	for i, sq := range pv {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(sq.String())
+	}
+	return sb.String()
+}

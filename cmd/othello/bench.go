@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+// benchPositions are midgame positions (XOT starts continued by fixed random moves) with 44 to
+// 24 empties. Changing them changes every bench signature.
+var benchPositions = []string{
+	"f5d6c4d3c2b3b4b5c7e2c6d7b7f4a4b1",
+	"f5f6c4f4g4c3e6f3e2b4b2h3h4a1f7e3d3e1f2g8",
+	"f5f4d3c4g3g4f3f6e6d6d7c6h4c3c7g2e7f7g6e3g8h3",
+	"f5d6c6f6f7b6d7f3f4f8a6c7b7a8e6e7e8c5d3c8g4h5h4c2",
+	"f5f6d3c5c6f4g5h4g7c7b7f7c4h8g4h3h5b4b3c3b5d6g3b6d7g6",
+	"f5f4e3f6d3e2g5c4e7h6b3b4c2b2h4d1g4d2b1e6d7h5f1f2g2g3h7g1",
+	"f5f4g3c6e3g5e6f3h6d3d2f7c3g4d6h5e7c2b6b3g2c1h4f2d1d7e2f1c8c4",
+	"f5f4d3f6g4c2d2h3g6e6h4e2b1b2f7d7f1h5b3d6c6f8c8b6b5h7b7c4e7d8g5a2",
+	"f5f4f3g4e3e6g3f2e1g2c4b4b3f1c3a2d6d2e2f6c5c7a5c6b6d3g5a4d7g6c8e7h6c2",
+	"f5f6d3g5g6e3f7h7h5c4b3b4b5c2c3e6f4a3d7c5d2f2a4e1e2g3d1c1g1g7e7g4b2a1b6d6",
+	"f5d6c6f4e6c7d3g5f6d7g4d2e7b6c8e8c3b3h6h3",
+	"f5d6c4g5c6c5f6f4g4g3h4c3e6f7d3g7g6h5g2f3h3e3h7e7",
+}
+
+// benchVariant is one engine configuration of the on/off table.
+type benchVariant struct {
+	name string
+	cfg  search.Config
+	sel  int
+}
+
+func cmdBench(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "bench")
+	depth := fs.Int("depth", 10, "midgame depth of every search")
+	ttMiB := fs.Int("tt", 64, "bounds tables size in MiB")
+	sel := fs.Int("sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d (0: none)", search.MaxSelectivity))
+	noMPC := fs.Bool("no-mpc", false, "turn Multi-ProbCut off")
+	noPVS := fs.Bool("no-pvs", false, "plain alpha-beta everywhere")
+	noPrev := fs.Bool("no-prev", false, "no ordering by the previous iteration's table")
+	pvsHeight := fs.Int("pvs-height", 0, "height from which PVS is used (0: default)")
+	ttHeight := fs.Int("tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
+	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, and MPC on (level -sel, default 2) vs off")
+	npos := fs.Int("positions", len(benchPositions), "use the first N bench positions")
+	evalName := fs.String("eval", "default", evalFlagHelp)
+	verbose := fs.Bool("each", false, "print every position's result")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s.\nOptions:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	if *depth < 1 || *depth > 30 || *npos < 1 || *npos > len(benchPositions) {
+		return exitError{2, fmt.Errorf("want depth 1-30 and positions 1-%d", len(benchPositions))}
+	}
+	if *sel < 0 || *sel > search.MaxSelectivity {
+		return exitError{2, fmt.Errorf("selectivity %d: want 0-%d", *sel, search.MaxSelectivity)}
+	}
+	ev, err := loadEvaluator(*evalName)
+	if err != nil {
+		return exitError{2, err}
+	}
+	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, PVSHeight: *pvsHeight, TTHeight: *ttHeight}
+	ev.configure(&base)
+	variants := []benchVariant{{"as given", base, *sel}}
+	if *table {
+		mpcLevel := *sel
+		if mpcLevel == 0 {
+			mpcLevel = 2
+		}
+		full := base
+		full.NoMPC, full.NoPVS, full.NoPrevOrder = false, false, false
+		noPrevCfg, noPVSCfg := full, full
+		noPrevCfg.NoPrevOrder = true
+		noPVSCfg.NoPVS = true
+		variants = []benchVariant{
+			{"full, MPC off", full, 0},
+			{"no prev-table ordering", noPrevCfg, 0},
+			{"no PVS", noPVSCfg, 0},
+			{fmt.Sprintf("full, MPC level %d", mpcLevel), full, mpcLevel},
+		}
+	}
+	var boards []board.Board
+	for _, t := range benchPositions[:*npos] {
+		_, b, err := board.ParseTranscript(t)
+		if err != nil {
+			return fmt.Errorf("bench position %q: %v", t, err)
+		}
+		boards = append(boards, b)
+	}
+	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread\n", len(boards), *depth, ev.name, *ttMiB)
+	var baseNodes uint64
+	var baseTime time.Duration
+	for vi, v := range variants {
+		e := search.NewEngine(v.cfg)
+		var nodes uint64
+		var total time.Duration
+		for i, b := range boards {
+			start := time.Now()
+			r := e.Search(context.Background(), b, search.Limits{Depth: *depth, Selectivity: v.sel}, nil)
+			el := time.Since(start)
+			nodes += r.Nodes
+			total += el
+			if *verbose {
+				fmt.Fprintf(env.stdout, "  %2d  %2d empties  %s %+6.2f  %11d nodes  %7.3f s\n", i+1, b.NumEmpties(), r.Move, r.Score, r.Nodes, el.Seconds())
+			}
+		}
+		nps := float64(nodes) / total.Seconds()
+		line := fmt.Sprintf("%-24s nodes %12d  time %8.3f s  %6.2f M nodes/s", v.name, nodes, total.Seconds(), nps/1e6)
+		if *table {
+			if vi == 0 {
+				baseNodes, baseTime = nodes, total
+			} else {
+				line += fmt.Sprintf("  nodes x%.2f  time x%.2f vs full", float64(nodes)/float64(baseNodes), total.Seconds()/baseTime.Seconds())
+			}
+		}
+		fmt.Fprintln(env.stdout, line)
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+// player is one side of a match game: this engine with some configuration, or an external
+// engine speaking NBoard.
+type player interface {
+	// move returns the move for b (which has a legal move). history is the game so far from
+	// the standard start; clock is the time left (0: no clock).
+	move(ctx context.Context, b board.Board, history []board.Square, clock, inc time.Duration) (board.Square, error)
+	close() error
+}
+
+// playerSpec is a parsed player description.
+type playerSpec struct {
+	text     string
+	external string // NBoard command line, "" for this engine
+	lim      search.Limits
+	cfg      search.Config
+	eval     evaluator
+}
+
+// parseEngineSpec reads "key=value,..." options of this engine: depth, time (per move),
+// sel (selectivity level), eval, tt (MiB), and mpc/pvs/prev = on|off.
+func parseEngineSpec(text string) (playerSpec, error) {
+	sp := playerSpec{text: text, cfg: search.Config{TTMiB: 16}}
+	evalName := "default"
+	for _, kv := range strings.Split(text, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return sp, fmt.Errorf("player %q: option %q is not key=value", text, kv)
+		}
+		var err error
+		switch k {
+		case "depth":
+			sp.lim.Depth, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.Depth < 1 || sp.lim.Depth > 60) {
+				err = fmt.Errorf("want 1-60")
+			}
+		case "time":
+			sp.lim.MoveTime, err = time.ParseDuration(v)
+			if err == nil && sp.lim.MoveTime <= 0 {
+				err = fmt.Errorf("want a positive duration")
+			}
+		case "sel":
+			sp.lim.Selectivity, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.Selectivity < 0 || sp.lim.Selectivity > search.MaxSelectivity) {
+				err = fmt.Errorf("want 0-%d", search.MaxSelectivity)
+			}
+		case "eval":
+			evalName = v
+		case "tt":
+			sp.cfg.TTMiB, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {
+				err = fmt.Errorf("want 1-4096")
+			}
+		case "mpc", "pvs", "prev":
+			var on bool
+			switch v {
+			case "on":
+				on = true
+			case "off":
+			default:
+				err = fmt.Errorf("want on or off")
+			}
+			switch k {
+			case "mpc":
+				sp.cfg.NoMPC = !on
+			case "pvs":
+				sp.cfg.NoPVS = !on
+			case "prev":
+				sp.cfg.NoPrevOrder = !on
+			}
+		default:
+			err = fmt.Errorf("unknown option (want depth, time, sel, eval, tt, mpc, pvs, prev)")
+		}
+		if err != nil {
+			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)
+		}
+	}
+	ev, err := loadEvaluator(evalName)
+	if err != nil {
+		return sp, fmt.Errorf("player %q: %v", text, err)
+	}
+	sp.eval = ev
+	ev.configure(&sp.cfg)
+	return sp, nil
+}
+
+func (sp playerSpec) newPlayer(depth int) (player, error) {
+	if sp.external != "" {
+		return startNBoard(sp.external, depth)
+	}
+	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim}, nil
+}
+
+type enginePlayer struct {
+	e   *search.Engine
+	lim search.Limits
+}
+
+func (p *enginePlayer) move(ctx context.Context, b board.Board, _ []board.Square, clock, inc time.Duration) (board.Square, error) {
+	lim := p.lim
+	if clock > 0 {
+		lim.Remaining, lim.Increment = clock, inc
+	}
+	r := p.e.Search(ctx, b, lim, nil)
+	return r.Move, nil
+}
+
+func (p *enginePlayer) close() error { return nil }
+
+// nboardPlayer drives an external engine through the NBoard protocol (version 2): the game so
+// far goes as GGF in "set game", then "go" asks for a move, answered by "=== MOVE[/eval/time]".
+// "ping n" / "pong n" keeps the two sides in step.
+type nboardPlayer struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+	ping  int
+}
+
+func startNBoard(cmdline string, depth int) (*nboardPlayer, error) {
+	cmd := exec.Command("sh", "-c", cmdline)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("external engine %q: %v", cmdline, err)
+	}
+	p := &nboardPlayer{cmd: cmd, in: in, lines: make(chan string, 64)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	if err := p.send("nboard 2"); err != nil {
+		return nil, err
+	}
+	if depth > 0 {
+		if err := p.send(fmt.Sprintf("set depth %d", depth)); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.sync(context.Background(), time.Minute); err != nil {
+		p.close()
+		return nil, fmt.Errorf("external engine %q: %v", cmdline, err)
+	}
+	return p, nil
+}
+
+func (p *nboardPlayer) send(line string) error {
+	_, err := io.WriteString(p.in, line+"\n")
+	return err
+}
+
+// sync sends a ping and reads until its pong, dropping whatever came before.
+func (p *nboardPlayer) sync(ctx context.Context, limit time.Duration) error {
+	p.ping++
+	if err := p.send(fmt.Sprintf("ping %d", p.ping)); err != nil {
+		return err
+	}
+	want := fmt.Sprintf("pong %d", p.ping)
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return fmt.Errorf("engine exited")
+			}
+			if strings.TrimSpace(line) == want {
+				return nil
+			}
+		case <-timer.C:
+			return fmt.Errorf("no %q within %v", want, limit)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (p *nboardPlayer) move(ctx context.Context, b board.Board, history []board.Square, clock, _ time.Duration) (board.Square, error) {
+	if err := p.sync(ctx, time.Minute); err != nil {
+		return board.NoSquare, err
+	}
+	g := ggfGame{black: "?", white: "?", start: board.Start(), moves: history}
+	if err := p.send("set game " + g.String()); err != nil {
+		return board.NoSquare, err
+	}
+	if err := p.send("go"); err != nil {
+		return board.NoSquare, err
+	}
+	limit := 10 * time.Minute
+	if clock > 0 {
+		limit = clock + time.Second
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return board.NoSquare, fmt.Errorf("engine exited")
+			}
+			rest, found := strings.CutPrefix(strings.TrimSpace(line), "===")
+			if !found {
+				continue
+			}
+			mv, _, _ := strings.Cut(strings.TrimSpace(rest), "/")
+			if board.IsPassWord(mv) {
+				return board.NoSquare, fmt.Errorf("engine passed with moves available")
+			}
+			sq, err := board.ParseSquare(strings.ToLower(mv))
+			if err != nil {
+				return board.NoSquare, fmt.Errorf("engine answered %q: %v", line, err)
+			}
+			return sq, nil
+		case <-timer.C:
+			return board.NoSquare, fmt.Errorf("no move within %v", limit)
+		case <-ctx.Done():
+			return board.NoSquare, ctx.Err()
+		}
+	}
+}
+
+func (p *nboardPlayer) close() error {
+	p.send("quit")
+	p.in.Close()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(2 * time.Second):
+		p.cmd.Process.Kill()
+		return <-done
+	}
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/othellogo/othello/board"
+)
+
+var ggfMove = regexp.MustCompile(`\]([BW])\[([A-Za-z0-9]+)`)
+
+// replayGGF plays a written game's moves from the start and returns black's final score and
+// the result property.
+func replayGGF(t *testing.T, line string) (int, int) {
+	t.Helper()
+	b := board.Start()
+	for _, m := range ggfMove.FindAllStringSubmatch(line, -1) {
+		if m[1] == "B" != b.BlackToMove {
+			t.Fatalf("move %s by the wrong colour in %s", m[2], line)
+		}
+		if strings.EqualFold(m[2], "PA") {
+			if !b.MustPass() {
+				t.Fatalf("pass with moves available in %s", line)
+			}
+			b.Pass()
+			continue
+		}
+		sq, err := board.ParseSquare(strings.ToLower(m[2]))
+		if err != nil || !b.IsLegal(sq) {
+			t.Fatalf("illegal move %s in %s", m[2], line)
+		}
+		b.Make(sq)
+	}
+	re := regexp.MustCompile(`RE\[([+-]?\d+)\.000\]`).FindStringSubmatch(line)
+	if re == nil {
+		t.Fatalf("no result in %s", line)
+	}
+	r, _ := strconv.Atoi(re[1])
+	if !b.GameOver() {
+		return r, r // a forfeit: the board is not finished
+	}
+	return b.BlackScore(), r
+}
+
+func TestMatchCommand(t *testing.T) {
+	dir := t.TempDir()
+	ggf := filepath.Join(dir, "games.ggf")
+	code, out, errOut := runCmd(t, "", "match", "-a", "depth=2", "-b", "depth=1,eval=mobility,pvs=off", "-openings", "testdata/xot-sample.txt",
+		"-n", "3", "-random", "1", "-concurrency", "2", "-no-progress", "-ggf", ggf)
+	if code != 0 {
+		t.Fatalf("match: code %d, stderr %s", code, errOut)
+	}
+	if !strings.Contains(out, "in 8 games") || !strings.Contains(out, "Elo") {
+		t.Fatalf("match output: %s", out)
+	}
+	f, err := os.Open(ggf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		got, want := replayGGF(t, sc.Text())
+		if got != want {
+			t.Errorf("game %d: replayed score %d, recorded %d", n, got, want)
+		}
+	}
+	if n != 8 {
+		t.Fatalf("%d games written, want 8", n)
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"match", "-a", "depth=0"},
+		{"match", "-a", "depth"},
+		{"match", "-b", "colour=blue"},
+		{"match", "-a", "sel=9"},
+		{"match", "-openings", "testdata/does-not-exist.txt"},
+		{"match", "-concurrency", "0"},
+	} {
+		if code, _, errOut := runCmd(t, "", args...); code != 2 || errOut == "" {
+			t.Errorf("%v: code %d, stderr %q; want a usage error", args, code, errOut)
+		}
+	}
+}
+
+// The test binary doubles as a fake NBoard engine for the match client: it answers pings and
+// plays the first legal move (or, in "illegal" mode, always a1).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("OTHELLO_FAKE_NBOARD"); mode != "" {
+		fakeNBoard(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func fakeNBoard(mode string) {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	b := board.Start()
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "ping "):
+			fmt.Printf("pong %s\n", strings.TrimPrefix(line, "ping "))
+		case strings.HasPrefix(line, "set game "):
+			b = board.Start()
+			for _, mv := range ggfMove.FindAllStringSubmatch(line, -1) {
+				if strings.EqualFold(mv[2], "PA") {
+					b.Pass()
+					continue
+				}
+				sq, _ := board.ParseSquare(strings.ToLower(mv[2]))
+				b.Make(sq)
+			}
+		case line == "go":
+			mv := "a1"
+			if mode != "illegal" {
+				mv = board.FirstSquare(b.LegalMoves()).String()
+			}
+			fmt.Printf("status thinking\n=== %s/0.00/0.01\n", strings.ToUpper(mv))
+		case line == "quit":
+			return
+		}
+	}
+}
+
+func TestMatchNBoardEngine(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, mode := range []string{"first", "illegal"} {
+		cmdline := fmt.Sprintf("OTHELLO_FAKE_NBOARD=%s %q", mode, exe)
+		dir := t.TempDir()
+		ggf := filepath.Join(dir, "games.ggf")
+		code, out, errOut := runCmd(t, "", "-q", "match", "-a", "depth=1", "-b-nboard", cmdline, "-b-depth", "3", "-random", "2", "-no-progress", "-ggf", ggf)
+		if code != 0 {
+			t.Fatalf("%s: code %d, stderr %s", mode, code, errOut)
+		}
+		if !strings.Contains(out, "in 4 games") {
+			t.Fatalf("%s: output %s", mode, out)
+		}
+		if mode == "illegal" && !strings.Contains(out, "A 0, B 4") {
+			t.Fatalf("illegal-move engine not forfeited: %s", out)
+		}
+		data, _ := os.ReadFile(ggf)
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			got, want := replayGGF(t, line)
+			if got != want {
+				t.Errorf("%s: replayed %d, recorded %d", mode, got, want)
+			}
+		}
+	}
+}
+
+func TestAnalyzeAndBenchCommands(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "analyze", "-depth", "4", "-n", "2", "-tt", "1", "f5d6c3")
+	if code != 0 || !strings.Contains(out, "depth 4") || !strings.Contains(out, " 1  ") {
+		t.Fatalf("analyze: code %d out %s err %s", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "", "analyze", "-tt", "1", "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1f3f6e7f7g5e2d1g4h3g6h5f8g3h4e8c7d7")
+	if code != 2 || out != "" {
+		// that transcript has an illegal move: a clear error, no search
+		t.Fatalf("analyze of a bad transcript: code %d out %q", code, out)
+	}
+	sig := func() string {
+		code, out, errOut := runCmd(t, "", "bench", "-depth", "4", "-positions", "3", "-tt", "1")
+		if code != 0 {
+			t.Fatalf("bench: code %d err %s", code, errOut)
+		}
+		m := regexp.MustCompile(`nodes +(\d+)`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("bench output %s", out)
+		}
+		return m[1]
+	}
+	if a, b := sig(), sig(); a != b {
+		t.Fatalf("bench signature not reproducible: %s vs %s", a, b)
+	}
+}
+
+func FuzzReadOpenings(f *testing.F) {
+	f.Add("f5d6c3\n# comment\n\nf5f6e6f4\n")
+	f.Add("f5d6zz")
+	f.Add("f5f5")
+	f.Fuzz(func(t *testing.T, text string) {
+		opens, err := readOpenings(strings.NewReader(text), 0, 0)
+		if err != nil {
+			return
+		}
+		for _, o := range opens {
+			b := board.Start()
+			for _, m := range o {
+				if !b.Play(m) {
+					t.Fatalf("opening %v has an illegal move", o)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseEngineSpec(f *testing.F) {
+	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
+	f.Add("depth=,=,,")
+	f.Fuzz(func(t *testing.T, text string) {
+		parseEngineSpec(text)
+	})
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"sync"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+	"github.com/schollz/progressbar/v3"
+)
+
+// cmdMpcfit fits the Multi-ProbCut regressions of an evaluation: positions from openings
+// continued by quick engine play (with some random moves for variety) are searched by
+// iterative deepening, and the root values at each height are regressed on the shallow ones.
+func cmdMpcfit(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "mpcfit")
+	openings := fs.String("openings", "", "file of opening transcripts (XOT style); required")
+	nPos := fs.Int("n", 600, "number of positions")
+	maxHeight := fs.Int("depth", 10, "deepest height fitted")
+	evalName := fs.String("eval", "default", evalFlagHelp)
+	out := fs.String("out", "", "write the regressions here (default: stdout)")
+	seed := fs.Uint64("seed", 1, "seed of the position sampling")
+	concurrency := fs.Int("concurrency", 1, "positions searched at the same time")
+	minSamples := fs.Int("min-samples", 30, "fewest samples for a (stage, height) regression")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello mpcfit -openings FILE [options]\n\nFits the Multi-ProbCut regressions (value at height h ~ a * value at the shallow height + b)\nper game stage, and writes them in the format search embeds (search/mpc_<eval>.txt).\nOptions:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if *openings == "" || fs.NArg() != 0 {
+		fs.Usage()
+		return exitError{2, fmt.Errorf("want -openings FILE and no arguments")}
+	}
+	if *nPos < 1 || *maxHeight < 3 || *maxHeight > 16 || *concurrency < 1 {
+		return exitError{2, fmt.Errorf("want n >= 1, depth 3-16, concurrency >= 1")}
+	}
+	ev, err := loadEvaluator(*evalName)
+	if err != nil {
+		return exitError{2, err}
+	}
+	f, err := os.Open(*openings)
+	if err != nil {
+		return exitError{2, err}
+	}
+	opens, err := readOpenings(f, 0, 0)
+	f.Close()
+	if err != nil {
+		return exitError{2, fmt.Errorf("%s: %v", *openings, err)}
+	}
+	if len(opens) == 0 {
+		return exitError{2, fmt.Errorf("%s: no openings", *openings)}
+	}
+	cfg := search.Config{TTMiB: 16, NoMPC: true}
+	ev.configure(&cfg)
+	positions := samplePositions(cfg, opens, *nPos, *maxHeight, *seed)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	bar := progressbar.NewOptions(len(positions), progressbar.OptionSetWriter(env.stderr), progressbar.OptionSetDescription("mpcfit"),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	samples := make([]search.MPCSample, len(positions))
+	ok := make([]bool, len(positions))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < *concurrency; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := search.NewEngine(cfg)
+			for i := range jobs {
+				samples[i], ok[i] = e.SampleMPC(ctx, positions[i], *maxHeight)
+				bar.Add(1)
+			}
+		}()
+	}
+	for i := range positions {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	bar.Finish()
+	var good []search.MPCSample
+	for i := range samples {
+		if ok[i] {
+			good = append(good, samples[i])
+		}
+	}
+	params := search.FitMPC(ev.name, good, *minSamples)
+	env.log.Info().Int("positions", len(good)).Msg("mpcfit: fitted")
+	w := env.stdout
+	if *out != "" {
+		fo, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer fo.Close()
+		w = fo
+	}
+	return search.WriteMPC(w, params)
+}
+
+// samplePositions continues random openings with depth-2 play of the engine, a random move one
+// time in five, and keeps one position per game at a random number of empties that leaves
+// room for a search to maxHeight.
+func samplePositions(cfg search.Config, opens [][]board.Square, n, maxHeight int, seed uint64) []board.Board {
+	rng := rand.New(rand.NewPCG(seed, 0x3fc))
+	e := search.NewEngine(cfg)
+	var out []board.Board
+	for tries := 0; len(out) < n && tries < 20*n; tries++ {
+		open := opens[rng.IntN(len(opens))]
+		b := board.Start()
+		for _, m := range open {
+			if m == board.NoSquare {
+				b.Pass()
+			} else {
+				b.Make(m)
+			}
+		}
+		target := maxHeight + 2 + rng.IntN(max(1, 49-maxHeight))
+		for b.NumEmpties() > target && !b.GameOver() {
+			moves := b.LegalMoves()
+			if moves == 0 {
+				b.Pass()
+				continue
+			}
+			var sq board.Square
+			if rng.IntN(5) == 0 {
+				k := rng.IntN(board.Count(moves))
+				for ; k > 0; k-- {
+					moves &= moves - 1
+				}
+				sq = board.FirstSquare(moves)
+			} else {
+				sq = e.Search(context.Background(), b, search.Limits{Depth: 2}, nil).Move
+			}
+			b.Make(sq)
+		}
+		if b.NumEmpties() == target && b.LegalMoves() != 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}

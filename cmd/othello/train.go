@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/train"
+	"github.com/schollz/progressbar/v3"
+)
+
+func cmdTrain(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "train")
+	def := train.DefaultConfig()
+	out := fs.String("o", "weights.gtw", "write the weights to this file")
+	validation := fs.String("validation", "", "comma-separated game files held out for validation (e.g. .../WTH_2023.wtb); left out of training even when inside a training directory")
+	plotPath := fs.String("plot", "", "PNG of the error curves (default: the -o path with .png)")
+	logPath := fs.String("log", "", "CSV of the per-epoch errors (default: the -o path with .csv)")
+	epochs := fs.Int("epochs", def.Epochs, "gradient-descent epochs per stage")
+	rate := fs.Float64("rate", def.Rate, "step size (fraction of the diagonal-Newton step)")
+	momentum := fs.Float64("momentum", def.Momentum, "heavy-ball momentum, 0 to <1")
+	ridge := fs.Float64("ridge", def.Ridge, "L2 penalty, in positions (prior: unseen configurations are worth 0)")
+	smooth := fs.Int("smooth", def.Smooth, "train each stage also on this many moves before and after it")
+	backoff := fs.Bool("backoff", def.Backoff, "configurations unseen in a stage take the weight of the nearest stage that saw them")
+	workers := fs.Int("workers", def.Workers, "goroutines")
+	seed := fs.Uint64("seed", def.Seed, "random seed (order of the games between workers)")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError{2, fmt.Errorf("want at least one PATH of training games")}
+	}
+	base := strings.TrimSuffix(*out, filepath.Ext(*out))
+	if *plotPath == "" {
+		*plotPath = base + ".png"
+	}
+	if *logPath == "" {
+		*logPath = base + ".csv"
+	}
+	cfg := train.Config{Epochs: *epochs, Rate: *rate, Momentum: *momentum, Ridge: *ridge, Smooth: *smooth,
+		Backoff: *backoff, Workers: *workers, Seed: *seed}
+	start := time.Now()
+
+	exclude := map[string]bool{}
+	var valPaths []string
+	for _, v := range strings.Split(*validation, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			valPaths = append(valPaths, v)
+			exclude[filepath.Base(v)] = true
+		}
+	}
+	logFile := func(file string, st train.LoadStats) {
+		env.log.Debug().Str("file", file).Int("used", st.Used).Int("unfinished", st.Unfinished).Int("illegal", st.Illegal).Msg("games")
+	}
+	games, st, err := train.LoadGames(fs.Args(), exclude, logFile)
+	if err != nil {
+		return err
+	}
+	env.log.Info().Msgf("training games: %v", st)
+	var val []train.Game
+	if len(valPaths) > 0 {
+		var vst train.LoadStats
+		val, vst, err = train.LoadGames(valPaths, nil, logFile)
+		if err != nil {
+			return err
+		}
+		env.log.Info().Msgf("validation games: %v", vst)
+	}
+	if len(games) == 0 {
+		return fmt.Errorf("no usable training games in %v", fs.Args())
+	}
+
+	bar := progressbar.NewOptions(eval.NumStages*cfg.Epochs,
+		progressbar.OptionSetWriter(env.stderr),
+		progressbar.OptionSetDescription("training"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	res, err := train.Fit(games, val, cfg, func(e train.EpochStats) {
+		bar.Describe(fmt.Sprintf("stage %2d train %.2f val %.2f", e.Stage, e.TrainMAE, e.ValMAE))
+		bar.Add(1)
+		ev := env.log.Debug()
+		if e.Epoch == cfg.Epochs {
+			ev = env.log.Info()
+		}
+		ev.Int("stage", e.Stage).Int("epoch", e.Epoch).Float64("train_mae", e.TrainMAE).Float64("train_rmse", e.TrainRMSE).Float64("val_mae", e.ValMAE).Msg("epoch")
+	})
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	fitTime := time.Since(start)
+
+	file, err := eval.NewFile(train.Quantize(res.Weights))
+	if err != nil {
+		return err
+	}
+	e, err := eval.FromFile(*out, file)
+	if err != nil {
+		return err
+	}
+	var summary bytes.Buffer
+	fmt.Fprintf(&summary, "GoThello weights trained %s in %s\nconfig %+v\ntraining data %v (paths %v)\n",
+		time.Now().UTC().Format(time.RFC3339), fitTime.Round(time.Second), cfg, st, fs.Args())
+	if len(val) > 0 {
+		rep := train.Evaluate(e, val)
+		fmt.Fprintf(&summary, "validation on %v:\n", valPaths)
+		rep.Write(&summary)
+	}
+	if err := file.SetSection("TRN1", summary.Bytes()); err != nil {
+		return err
+	}
+	if err := file.WriteFile(*out); err != nil {
+		return err
+	}
+	if err := writeLog(*logPath, res.Log); err != nil {
+		return err
+	}
+	if err := train.Plot(res.Log, *plotPath); err != nil {
+		return fmt.Errorf("plot %s: %v", *plotPath, err)
+	}
+	fi, _ := os.Stat(*out)
+	fmt.Fprint(env.stdout, summary.String())
+	fmt.Fprintf(env.stdout, "wrote %s (%d bytes), %s, %s; total time %s\n", *out, fi.Size(), *logPath, *plotPath, time.Since(start).Round(time.Second))
+	return nil
+}
+
+func writeLog(path string, log []train.EpochStats) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"stage", "epoch", "train_mae", "train_rmse", "val_mae"})
+	for _, e := range log {
+		w.Write([]string{strconv.Itoa(e.Stage), strconv.Itoa(e.Epoch), fmt.Sprintf("%.4f", e.TrainMAE), fmt.Sprintf("%.4f", e.TrainRMSE), fmt.Sprintf("%.4f", e.ValMAE)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
+func loadWeightsFile(path string) (*eval.Evaluator, error) {
+	if path == "" {
+		return eval.Default()
+	}
+	return eval.Load(path)
+}
+
+func cmdEval(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "eval")
+	weightsPath := fs.String("weights", "", "weight file (default: the embedded weights)")
+	position := fs.String("position", "", "evaluate this position: 64 board characters and the side to move (obf form), quoted")
+	moves := fs.String("moves", "", "then play this transcript (e.g. f5d6c3)")
+	games := fs.String("games", "", "instead, measure the evaluation's error on the games of these comma-separated files or directories")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello eval [options]\n\nPrints the static evaluation of a position (the start position by default), or with\n-games the evaluation's error per stage against the games' labels. Options:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	e, err := loadWeightsFile(*weightsPath)
+	if err != nil {
+		return err
+	}
+	if *games != "" {
+		g, st, err := train.LoadGames(strings.Split(*games, ","), nil, nil)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "%v\n", st)
+		rep := train.Evaluate(e, g)
+		rep.Write(env.stdout)
+		return nil
+	}
+	b := board.Start()
+	if *position != "" {
+		var rest string
+		b, rest, err = board.ParseOBF(*position)
+		if err != nil {
+			return exitError{2, err}
+		}
+		if r := trimSpace(rest); r != "" && r != ";" {
+			return exitError{2, fmt.Errorf("position: unexpected %q after the side to move", r)}
+		}
+	}
+	if *moves != "" {
+		if _, b, err = board.PlayTranscript(b, *moves); err != nil {
+			return exitError{2, err}
+		}
+	}
+	fmt.Fprint(env.stdout, b.Diagram())
+	v := e.Eval(&b)
+	fmt.Fprintf(env.stdout, "stage %d, evaluation %+d (%+.2f discs for %s)\n", eval.Stage(b.NumEmpties()), v, float64(v)/eval.Scale, b.SideName())
+	return nil
+}

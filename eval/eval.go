@@ -1,0 +1,156 @@
+// Package eval is the static evaluation: Buro's staged pattern evaluation (Logistello, 1997).
+// A position's score is the sum, over the 46 pattern instances of package patterns, of the
+// weight of the instance's configuration in the table of the position's stage, in fixed-point
+// units (Scale per disc) from the side to move's view. There are 15 stages of 4 moves each,
+// by number of empties; each was fitted by gradient descent on game records (package train).
+//
+// Weights come from a file of package weights (the embedded default, or one given by the
+// user), stored packed (one weight per class of symmetric configurations) and expanded here
+// into full tables, so that an evaluation is 46 table lookups read off the board's line
+// indices, with no per-square work and no allocation.
+package eval
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/patterns"
+	"github.com/othellogo/othello/weights"
+)
+
+// Scale is the number of evaluation units per disc.
+const Scale = 256
+
+// NumStages is the number of stages; stage s covers 60 - 4s .. 57 - 4s empties (the last stage
+// also 0 empties).
+const NumStages = 15
+
+// MaxScore bounds every evaluation: a position is never worth more than 64 discs.
+const MaxScore = 64 * Scale
+
+// Stage returns the stage of a position with the given number of empties.
+func Stage(empties int) int {
+	s := (60 - empties) / 4
+	if s < 0 {
+		return 0
+	}
+	if s >= NumStages {
+		return NumStages - 1
+	}
+	return s
+}
+
+// Evaluator holds the expanded weight tables. It is read-only once built and may be shared by
+// any number of goroutines.
+type Evaluator struct {
+	w [NumStages][patterns.TableSize]int16
+}
+
+// Eval returns the static evaluation of b in units of 1/Scale disc from the side to move's
+// view, within [-MaxScore, MaxScore]. It ignores whether the game is over: callers score
+// finished games with board.DiscDiff.
+func (e *Evaluator) Eval(b *board.Board) int {
+	s := patterns.Sum(&e.w[Stage(board.Count(^(b.P|b.O)))], b)
+	if s > MaxScore {
+		return MaxScore
+	}
+	if s < -MaxScore {
+		return -MaxScore
+	}
+	return s
+}
+
+// FilePatterns describes the pattern set as a weight file records it.
+func FilePatterns() []weights.Pattern {
+	out := make([]weights.Pattern, patterns.NumPatterns)
+	for p := range patterns.Patterns {
+		sq := make([]uint8, len(patterns.Patterns[p].Squares))
+		for i, s := range patterns.Patterns[p].Squares {
+			sq[i] = uint8(s)
+		}
+		out[p] = weights.Pattern{
+			Name:    patterns.Patterns[p].Name,
+			Squares: sq,
+			Packed:  patterns.PackedOffset[p+1] - patterns.PackedOffset[p],
+		}
+	}
+	return out
+}
+
+// FromFile builds an evaluator from a decoded weight file, which must have been trained for
+// this pattern set; name identifies the file in errors.
+func FromFile(name string, f *weights.File) (*Evaluator, error) {
+	if f.Stages != NumStages {
+		return nil, fmt.Errorf("weights %s: %d stages, the evaluation has %d", name, f.Stages, NumStages)
+	}
+	want := FilePatterns()
+	if len(f.Patterns) != len(want) {
+		return nil, fmt.Errorf("weights %s: %d patterns, the evaluation has %d", name, len(f.Patterns), len(want))
+	}
+	for i, p := range want {
+		got := f.Patterns[i]
+		if got.Name != p.Name || string(got.Squares) != string(p.Squares) || got.Packed != p.Packed {
+			return nil, fmt.Errorf("weights %s: pattern %d is %q (%d squares, %d weights), the evaluation wants %q (%d squares, %d weights)",
+				name, i, got.Name, len(got.Squares), got.Packed, p.Name, len(p.Squares), p.Packed)
+		}
+	}
+	e := new(Evaluator)
+	for s := 0; s < NumStages; s++ {
+		src := f.Weights[s]
+		if f.Scale != Scale {
+			src = make([]int16, len(f.Weights[s]))
+			for i, x := range f.Weights[s] {
+				v := int(x) * Scale / f.Scale
+				if v > 32767 || v < -32768 {
+					return nil, fmt.Errorf("weights %s: weight %d of stage %d overflows at scale %d", name, i, s, Scale)
+				}
+				src[i] = int16(v)
+			}
+		}
+		patterns.Unpack(e.w[s][:], src)
+	}
+	return e, nil
+}
+
+// Load reads a weight file.
+func Load(path string) (*Evaluator, error) {
+	f, err := weights.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromFile(path, f)
+}
+
+var defaultOnce struct {
+	sync.Once
+	e   *Evaluator
+	err error
+}
+
+// Default returns the evaluator of the embedded weights. It is built once and shared.
+func Default() (*Evaluator, error) {
+	defaultOnce.Do(func() {
+		f, err := weights.Decode(weights.EmbeddedName, weights.Embedded())
+		if err != nil {
+			defaultOnce.err = err
+			return
+		}
+		defaultOnce.e, defaultOnce.err = FromFile(weights.EmbeddedName, f)
+	})
+	return defaultOnce.e, defaultOnce.err
+}
+
+// NewFile wraps one packed weight vector per stage (patterns.PackedSize entries each, in units
+// of 1/Scale disc) into a weight file for this pattern set.
+func NewFile(stages [][]int16) (*weights.File, error) {
+	if len(stages) != NumStages {
+		return nil, fmt.Errorf("eval: %d stages of weights, want %d", len(stages), NumStages)
+	}
+	for s, w := range stages {
+		if len(w) != patterns.PackedSize {
+			return nil, fmt.Errorf("eval: stage %d has %d weights, want %d", s, len(w), patterns.PackedSize)
+		}
+	}
+	return &weights.File{Stages: NumStages, Scale: Scale, Patterns: FilePatterns(), Weights: stages}, nil
+}

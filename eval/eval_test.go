@@ -1,0 +1,225 @@
+package eval
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/patterns"
+	"github.com/othellogo/othello/weights"
+)
+
+func randomPositions(games int, seed uint64) []board.Board {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var out []board.Board
+	for g := 0; g < games; g++ {
+		b := board.Start()
+		for !b.GameOver() {
+			out = append(out, b)
+			moves := b.LegalMoves()
+			if moves == 0 {
+				b.Pass()
+				continue
+			}
+			n := r.IntN(board.Count(moves))
+			for ; n > 0; n-- {
+				moves &= moves - 1
+			}
+			b.Make(board.FirstSquare(moves))
+		}
+	}
+	return out
+}
+
+func randomFile(t testing.TB, seed uint64) *weights.File {
+	r := rand.New(rand.NewPCG(seed, 2))
+	st := make([][]int16, NumStages)
+	for s := range st {
+		st[s] = make([]int16, patterns.PackedSize)
+		for i := range st[s] {
+			st[s][i] = int16(r.IntN(801) - 400)
+		}
+	}
+	f, err := NewFile(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// reference evaluates square by square from the instance square lists and the packed
+// weights: an implementation independent of the line-index tables and the unpacking.
+func reference(f *weights.File, b *board.Board) int {
+	stage := Stage(b.NumEmpties())
+	s := 0
+	for i, sqs := range patterns.InstanceSquares {
+		p := patterns.InstancePattern[i]
+		x, pw := 0, 1
+		for _, sq := range sqs {
+			code := 1
+			if b.P&sq.Bit() != 0 {
+				code = 2
+			} else if b.O&sq.Bit() != 0 {
+				code = 0
+			}
+			x += code * pw
+			pw *= 3
+		}
+		s += int(f.Weights[stage][patterns.Packed(uint32(patterns.Offset[p]+patterns.Canonical(p, x)))])
+	}
+	return max(-MaxScore, min(MaxScore, s))
+}
+
+func TestEvalMatchesReference(t *testing.T) {
+	f := randomFile(t, 1)
+	e, err := FromFile("random", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range randomPositions(40, 5) {
+		if got, want := e.Eval(&b), reference(f, &b); got != want {
+			t.Fatalf("%s: Eval %d, reference %d", b.OBF(), got, want)
+		}
+	}
+}
+
+func TestSymmetriesEvaluateIdentically(t *testing.T) {
+	e, err := FromFile("random", randomFile(t, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range randomPositions(60, 4) {
+		want := e.Eval(&b)
+		for k := 1; k < 8; k++ {
+			tb := b.Transformed(k)
+			if got := e.Eval(&tb); got != want {
+				t.Fatalf("%s: symmetry %d evaluates %d, identity %d", b.OBF(), k, got, want)
+			}
+		}
+	}
+}
+
+// Exchanging the colours and the side to move gives the same position from the side to
+// move's view, so the same score.
+func TestColourExchange(t *testing.T) {
+	e, err := FromFile("random", randomFile(t, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range randomPositions(30, 6) {
+		sw := board.FromColors(b.White(), b.Black(), !b.BlackToMove)
+		if got, want := e.Eval(&sw), e.Eval(&b); got != want {
+			t.Fatalf("%s: colours exchanged %d, original %d", b.OBF(), got, want)
+		}
+	}
+}
+
+func TestStage(t *testing.T) {
+	for _, c := range []struct{ empties, stage int }{{60, 0}, {57, 0}, {56, 1}, {24, 9}, {4, 14}, {1, 14}, {0, 14}, {61, 0}} {
+		if got := Stage(c.empties); got != c.stage {
+			t.Errorf("Stage(%d) = %d, want %d", c.empties, got, c.stage)
+		}
+	}
+}
+
+func TestDefaultLoads(t *testing.T) {
+	e, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := board.Start()
+	t.Logf("start position: %d (%.2f discs)", e.Eval(&b), float64(e.Eval(&b))/Scale)
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	f := randomFile(t, 9)
+	f.Stages, f.Weights = 14, f.Weights[:14]
+	path := filepath.Join(dir, "fourteen.gtw")
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "fourteen.gtw") || !strings.Contains(err.Error(), "stages") {
+		t.Errorf("14 stages: error %v", err)
+	}
+	g := randomFile(t, 9)
+	g.Patterns[3].Name = "other"
+	path = filepath.Join(dir, "other.gtw")
+	if err := g.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "other.gtw") {
+		t.Errorf("foreign pattern set: error %v", err)
+	}
+	if _, err := Load(filepath.Join(dir, "absent.gtw")); err == nil || !strings.Contains(err.Error(), "absent.gtw") {
+		t.Errorf("absent file: error %v", err)
+	}
+}
+
+func TestScaleConversion(t *testing.T) {
+	f := randomFile(t, 11)
+	e1, err := FromFile("a", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range f.Weights {
+		for i := range w {
+			w[i] /= 2
+			w[i] *= 2
+		}
+	}
+	e1, _ = FromFile("a", f)
+	for _, w := range f.Weights {
+		for i := range w {
+			w[i] /= 2
+		}
+	}
+	f.Scale = Scale / 2
+	e2, err := FromFile("b", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range randomPositions(5, 12) {
+		if e1.Eval(&b) != e2.Eval(&b) {
+			t.Fatalf("%s: scale %d gives %d, scale %d gives %d", b.OBF(), Scale, e1.Eval(&b), Scale/2, e2.Eval(&b))
+		}
+	}
+}
+
+func BenchmarkEval(b *testing.B) {
+	e, err := FromFile("random", randomFile(b, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos := randomPositions(20, 3)
+	b.ReportAllocs()
+	sum := 0
+	for i := 0; b.Loop(); i++ {
+		sum += e.Eval(&pos[i%len(pos)])
+	}
+	_ = sum
+}
+
+// BenchmarkEvalViaIndices is the baseline for BenchmarkEval: indices written to an array by
+// patterns.Indices, then summed.
+func BenchmarkEvalViaIndices(b *testing.B) {
+	e, err := FromFile("random", randomFile(b, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos := randomPositions(20, 3)
+	b.ReportAllocs()
+	sum := 0
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i%len(pos)]
+		var idx [patterns.NumInstances]uint32
+		patterns.Indices(p, &idx)
+		w := &e.w[Stage(p.NumEmpties())]
+		for _, x := range idx {
+			sum += int(w[x])
+		}
+	}
+	_ = sum
+}

@@ -1,0 +1,343 @@
+package search
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/othellogo/othello/board"
+)
+
+// Config sets up an Engine. The zero Config is the full engine with the mobility/corner
+// evaluation; the No* switches turn single features off for measurements (othello bench).
+type Config struct {
+	TTMiB int // memory for the two bounds tables together, in MiB (0: 16)
+
+	NoMPC       bool // never use Multi-ProbCut, whatever Limits.Selectivity says
+	NoPVS       bool // plain alpha-beta everywhere
+	NoPrevOrder bool // do not order moves by the previous iteration's table
+	// PVSHeight and TTHeight override the heights where PVS and the tables/sorted ordering
+	// start (0: the measured defaults).
+	PVSHeight int
+	TTHeight  int
+	// MPC holds the Multi-ProbCut regressions (nil: the embedded ones for the evaluator).
+	MPC *MPCParams
+}
+
+// Engine holds all the state of one search: two Engines may search at the same time in one
+// process. An Engine runs one search at a time; its methods are not safe for concurrent use.
+type Engine struct {
+	cfg       Config
+	tables    [2]boundsTable
+	cur, prev *boundsTable
+	gen       uint8
+	usePrev   bool
+	pvsHeight int
+	ttHeight  int
+	scale     int // evaluation units per disc
+	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
+	bitboardEval bool
+	// evalOrderHeight: from this height children are ordered by the full evaluation; below
+	// it by the cheap mobility/corner score.
+	evalOrderHeight int
+	mpc             *MPCParams
+	level           int     // selectivity level of the running search
+	mpcT            float64 // its confidence threshold
+
+	// per-search state
+	b            board.Board
+	ply          int
+	nodes        uint64
+	nextPoll     uint64 // node count of the next poll
+	stopped      bool
+	ctx          context.Context
+	start        time.Time
+	hardDeadline time.Time
+	hasDeadline  bool
+	nodeLimit    uint64
+	pv           [maxPly][maxPly]board.Square
+	pvLen        [maxPly]int
+}
+
+// NewEngine makes an engine with its tables allocated.
+func NewEngine(cfg Config) *Engine {
+	mib := cfg.TTMiB
+	if mib <= 0 {
+		mib = 16
+	}
+	e := &Engine{cfg: cfg, scale: mobilityScale, bitboardEval: true, evalOrderHeight: 5}
+	e.tables[0] = newBoundsTable(mib << 19)
+	e.tables[1] = newBoundsTable(mib << 19)
+	e.cur, e.prev = &e.tables[0], &e.tables[1]
+	e.usePrev = !cfg.NoPrevOrder
+	e.pvsHeight = defaultPVSHeight
+	if cfg.PVSHeight > 0 {
+		e.pvsHeight = cfg.PVSHeight
+	}
+	if cfg.NoPVS {
+		e.pvsHeight = maxPly
+	}
+	e.ttHeight = defaultTTHeight
+	if cfg.TTHeight > 0 {
+		e.ttHeight = cfg.TTHeight
+	}
+	e.mpc = cfg.MPC
+	if e.mpc == nil {
+		e.mpc = defaultMPC(e.evalName())
+	}
+	return e
+}
+
+// evaluate is the static value of e.b from the side to move's view, in e.scale units per disc.
+func (e *Engine) evaluate() int {
+	return mobilityEval(e.b.P, e.b.O)
+}
+
+// evalName names the evaluation, to pick matching MPC regressions.
+func (e *Engine) evalName() string { return "mobility" }
+
+// Scale is the number of evaluation units per disc of the engine's scores.
+func (e *Engine) Scale() int { return e.scale }
+
+// nextGeneration swaps the tables: the current one becomes the previous one, and the old
+// previous one (two generations back, so all stale) receives the new iteration.
+func (e *Engine) nextGeneration() {
+	e.gen++
+	e.cur, e.prev = &e.tables[e.gen&1], &e.tables[(e.gen-1)&1]
+}
+
+// begin resets the per-search state.
+func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePlan) {
+	e.b = b
+	e.ply = 0
+	e.nodes = 0
+	e.nextPoll = pollInterval
+	e.stopped = false
+	e.ctx = ctx
+	e.start = time.Now()
+	e.hasDeadline = tp.hard > 0
+	e.hardDeadline = e.start.Add(tp.hard)
+	e.nodeLimit = lim.Nodes
+	e.level = 0
+	if !e.cfg.NoMPC && lim.Selectivity > 0 && e.mpc != nil {
+		e.level = min(lim.Selectivity, len(mpcLevels)-1)
+		e.mpcT = mpcLevels[e.level].t
+	}
+}
+
+// poll checks the stop conditions: cancellation, the hard deadline, the node limit.
+func (e *Engine) poll() {
+	e.nextPoll = e.nodes + pollInterval
+	if e.ctx != nil {
+		select {
+		case <-e.ctx.Done():
+			e.stopped = true
+			return
+		default:
+		}
+	}
+	if e.nodeLimit != 0 && e.nodes >= e.nodeLimit {
+		e.stopped = true
+	}
+	if e.hasDeadline && time.Now().After(e.hardDeadline) {
+		e.stopped = true
+	}
+}
+
+// rootMove is a root move with its last searched value.
+type rootMove struct {
+	sq    board.Square
+	score int
+	exact bool // score is exact at this depth (not only an upper bound)
+	pv    []board.Square
+}
+
+func (e *Engine) rootMoves(moves uint64) []rootMove {
+	var rm []rootMove
+	for m := moves; m != 0; m &= m - 1 {
+		rm = append(rm, rootMove{sq: board.FirstSquare(m), score: -scoreInf})
+	}
+	return rm
+}
+
+// searchRoot searches the root moves to height, keeping the n best exact: a move is searched
+// with a null window at the n-th best value so far and re-searched on fail high. It sorts rm
+// best first and reports false when the search stopped before the first move was done.
+// Moves whose search was cut short by a stop keep their previous value.
+func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
+	done := make([]bool, len(rm))
+	for i := range rm {
+		thr := -scoreInf
+		if i >= n {
+			thr = nthBest(rm[:i], n)
+		}
+		u := e.b.Make(rm[i].sq)
+		e.ply = 1
+		var v int
+		if thr > -scoreInf && e.pvsHeight <= height+1 {
+			v = -e.alphaBeta(-thr-1, -thr, height-1)
+			if v > thr && !e.stopped {
+				v = -e.alphaBeta(-scoreInf, -thr, height-1)
+			}
+		} else {
+			v = -e.alphaBeta(-scoreInf, -thr, height-1)
+		}
+		e.ply = 0
+		e.b.Unmake(u)
+		if e.stopped {
+			break
+		}
+		rm[i].score = v
+		rm[i].exact = v > thr
+		if rm[i].exact {
+			rm[i].pv = append(append(rm[i].pv[:0], rm[i].sq), e.pv[1][1:e.pvLen[1]]...)
+		} else {
+			rm[i].pv = append(rm[i].pv[:0], rm[i].sq)
+		}
+		done[i] = true
+	}
+	if !done[0] {
+		return false
+	}
+	// Moves done at this height come first, ordered by value; the others keep their order.
+	idx := make([]int, len(rm))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ia, ib := idx[a], idx[b]
+		if done[ia] != done[ib] {
+			return done[ia]
+		}
+		return done[ia] && rm[ia].score > rm[ib].score
+	})
+	sorted := make([]rootMove, len(rm))
+	for i, j := range idx {
+		sorted[i] = rm[j]
+	}
+	copy(rm, sorted)
+	return true
+}
+
+// nthBest returns the n-th best exact score among rm (or -scoreInf when fewer are exact).
+func nthBest(rm []rootMove, n int) int {
+	var s []int
+	for _, m := range rm {
+		if m.exact {
+			s = append(s, m.score)
+		}
+	}
+	if len(s) < n {
+		return -scoreInf
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(s)))
+	return s[n-1]
+}
+
+// Search finds the best move of b within lim, reporting each completed iteration to info
+// (which may be nil). It stops at once when ctx is cancelled and returns the best move known.
+func (e *Engine) Search(ctx context.Context, b board.Board, lim Limits, info func(Info)) Result {
+	ms := e.analyze(ctx, b, lim, 1, func(ms []MoveScore) {
+		if info != nil && len(ms) > 0 {
+			info(ms[0].Info)
+		}
+	})
+	if len(ms) == 0 {
+		return Result{Move: board.NoSquare}
+	}
+	return Result{Move: ms[0].Move, Info: ms[0].Info}
+}
+
+// Analyze searches b within lim for the n best moves (all moves when n <= 0 or n exceeds their
+// number) and returns them best first, with their values and principal variations; only the n
+// first have exact values at the depth reached, the others are upper bounds. info, when not
+// nil, gets the list after each completed iteration.
+func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
+	return e.analyze(ctx, b, lim, n, info)
+}
+
+func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
+	empties := b.NumEmpties()
+	tp := planTime(lim, empties)
+	e.begin(ctx, b, lim, tp)
+	moves := b.LegalMoves()
+	if moves == 0 {
+		ms := MoveScore{Move: board.NoSquare}
+		if b.GameOver() {
+			ms.Exact = true
+			ms.Score = float64(b.FinalScore())
+			ms.Selectivity = 100
+			return []MoveScore{ms}
+		}
+		// A forced pass: search the opponent's position and negate.
+		bb := b
+		bb.Pass()
+		r := e.analyze(ctx, bb, lim, 1, nil)
+		if len(r) > 0 {
+			ms.Info = r[0].Info
+			ms.Score = -ms.Score
+			ms.PV = append([]board.Square{board.NoSquare}, ms.PV...)
+		}
+		return []MoveScore{ms}
+	}
+	rm := e.rootMoves(moves)
+	if n <= 0 || n > len(rm) {
+		n = len(rm)
+	}
+	plan := planSearch(lim, tp, empties)
+	var out []MoveScore
+	report := func(depth int, exact, wld bool, sel int) {
+		out = out[:0]
+		for i := range rm {
+			out = append(out, MoveScore{Move: rm[i].sq, Info: Info{
+				Depth: depth, Selectivity: sel, Exact: exact, WLD: wld,
+				Score: float64(rm[i].score) / float64(e.scale), Nodes: e.nodes,
+				Elapsed: time.Since(e.start), PV: append([]board.Square(nil), rm[i].pv...),
+			}})
+		}
+		if info != nil {
+			info(append([]MoveScore(nil), out...))
+		}
+	}
+	if len(rm) == 1 && tp.hard > 0 {
+		// One legal move under a clock: a quick look for the value, no more.
+		e.searchRoot(rm, 1, 1)
+		report(1, false, false, 100)
+		return out
+	}
+	sel := 100
+	if e.level > 0 {
+		sel = mpcLevels[e.level].percent
+	}
+	for d := 1; d <= plan.maxDepth; d++ {
+		if d > 1 {
+			e.poll()
+		}
+		e.nextGeneration()
+		if !e.searchRoot(rm, d, n) {
+			break
+		}
+		report(d, false, false, sel)
+		if e.stopped || (tp.soft > 0 && time.Since(e.start) > tp.soft) {
+			break
+		}
+	}
+	if plan.solve && !e.stopped {
+		e.poll()
+	}
+	if plan.solve && !e.stopped {
+		if plan.wldFirst {
+			if e.solveRoot(rm, n, true) {
+				report(empties, false, true, 100)
+			}
+		}
+		if !e.stopped && e.solveRoot(rm, n, false) {
+			report(empties, true, false, 100)
+		}
+	}
+	if out == nil {
+		// Stopped before even depth 1 finished: any legal move is better than none.
+		report(0, false, false, sel)
+	}
+	return out
+}

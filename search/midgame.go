@@ -1,0 +1,279 @@
+package search
+
+import (
+	"math/bits"
+
+	"github.com/othellogo/othello/board"
+)
+
+// The midgame tree search: negamax alpha-beta, fail-soft. Far from the leaves it is PVS
+// (null-window searches after the first move, a re-search on fail high), probes and stores the
+// bounds tables, orders moves and tries Multi-ProbCut; near the leaves it is plain alpha-beta in
+// bitboard order, where a table probe or a sort costs more than it saves. The switch heights
+// are Config fields so `othello bench` can measure them; the defaults below are the measured
+// best on the bench set (see the README's midgame section).
+
+const (
+	defaultPVSHeight = 3  // PVS at height >= this, plain alpha-beta below
+	defaultTTHeight  = 3  // bounds tables and sorted move order at height >= this
+	fastestFirstAt   = 18 // order by fewest opponent moves at this many empties or fewer
+	maxPly           = 128
+	maxMoves         = 32 // an Othello position has at most 33 legal moves; 32 is enough in play
+	scoreInf         = 32000
+	pollInterval     = 4096 // poll the stop conditions every this many nodes
+)
+
+// orderedMove is a move with its ordering key (higher first).
+type orderedMove struct {
+	sq  board.Square
+	key int32
+}
+
+// alphaBeta returns the fail-soft negamax value of e.b searched to height plies (passes do
+// not count), from the side to move's view. A stopped search returns 0; callers check
+// e.stopped before using any value.
+func (e *Engine) alphaBeta(alpha, beta, height int) int {
+	e.nodes++
+	if e.nodes >= e.nextPoll {
+		e.poll()
+	}
+	ply := e.ply
+	e.pvLen[ply] = ply
+	if e.stopped {
+		return 0
+	}
+	if height <= 0 {
+		return e.evaluate()
+	}
+	p, o := e.b.P, e.b.O
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return board.DiscDiff(p, o) * e.scale
+		}
+		return e.searchPass(alpha, beta, height)
+	}
+	if height < e.ttHeight {
+		return e.alphaBetaLeafward(alpha, beta, height, moves)
+	}
+
+	key := boundsHash(p, o)
+	hashMove := board.NoSquare
+	if en := e.cur.probe(key, e.gen); en != nil {
+		hashMove = board.Square(en.move)
+		if int(en.height) >= height && int(en.sel) <= e.level {
+			lo, up := int(en.lower), int(en.upper)
+			if lo >= beta || lo == up {
+				return lo
+			}
+			if up <= alpha {
+				return up
+			}
+		}
+	} else if e.usePrev {
+		if en := e.prev.probe(key, e.gen-1); en != nil {
+			hashMove = board.Square(en.move)
+		}
+	}
+
+	if e.level > 0 && height >= mpcMinHeight {
+		if v, cut := e.probCut(alpha, beta, height); cut {
+			return v
+		}
+	}
+
+	// The table's move is searched before the others are even ordered: when it refutes the
+	// node, ordering them would be wasted.
+	var list [maxMoves]orderedMove
+	n, ordered := 0, false
+	if hashMove != board.NoSquare && moves&hashMove.Bit() != 0 {
+		list[0] = orderedMove{sq: hashMove}
+		n = 1
+		moves &^= hashMove.Bit()
+	}
+	best, bestMove := -scoreInf, board.NoSquare
+	a := alpha
+	pvs := height >= e.pvsHeight
+	for i := 0; ; i++ {
+		if i == n {
+			if ordered || moves == 0 {
+				break
+			}
+			n += e.orderMoves(list[n:], moves, height)
+			ordered = true
+		}
+		sq := list[i].sq
+		u := e.b.Make(sq)
+		e.ply++
+		var v int
+		if pvs && i > 0 {
+			v = -e.alphaBeta(-a-1, -a, height-1)
+			if v > a && v < beta && !e.stopped {
+				v = -e.alphaBeta(-beta, -a, height-1)
+			}
+		} else {
+			v = -e.alphaBeta(-beta, -a, height-1)
+		}
+		e.ply--
+		e.b.Unmake(u)
+		if e.stopped {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, sq
+			if v > a {
+				if v >= beta {
+					break
+				}
+				a = v
+				e.updatePV(ply, sq)
+			}
+		}
+	}
+	lo, up := -scoreInf, scoreInf
+	switch {
+	case best >= beta:
+		lo = best
+	case best > alpha:
+		lo, up = best, best
+	default:
+		up = best
+	}
+	e.cur.store(key, e.gen, height, lo, up, int(bestMove), e.level)
+	return best
+}
+
+// alphaBetaLeafward is plain fail-soft alpha-beta in bitboard order, for the last plies.
+func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
+	if height == 1 && e.bitboardEval {
+		return e.alphaBetaFrontier(alpha, beta, moves)
+	}
+	best := -scoreInf
+	ply := e.ply
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		u := e.b.Make(sq)
+		e.ply++
+		v := -e.alphaBeta(-beta, -alpha, height-1)
+		e.ply--
+		e.b.Unmake(u)
+		if v > best {
+			best = v
+			if v > alpha {
+				if v >= beta {
+					return v
+				}
+				alpha = v
+				e.updatePV(ply, sq)
+			}
+		}
+	}
+	return best
+}
+
+// alphaBetaFrontier is height 1 for an evaluation that needs only the bitboards: each child
+// is evaluated without making the move on the board (no line-index update).
+func (e *Engine) alphaBetaFrontier(alpha, beta int, moves uint64) int {
+	best := -scoreInf
+	p, o := e.b.P, e.b.O
+	ply := e.ply
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		f := board.Flips(p, o, sq)
+		e.nodes++
+		v := -mobilityEval(o&^f, p|f|sq.Bit())
+		if v > best {
+			best = v
+			if v > alpha {
+				if v >= beta {
+					return v
+				}
+				alpha = v
+				e.pvLen[ply+1] = ply + 1
+				e.updatePV(ply, sq)
+			}
+		}
+	}
+	return best
+}
+
+// searchPass searches the position after a forced pass; a pass costs no height.
+func (e *Engine) searchPass(alpha, beta, height int) int {
+	ply := e.ply
+	e.b.Pass()
+	e.ply++
+	v := -e.alphaBeta(-beta, -alpha, height)
+	e.ply--
+	e.b.Pass()
+	if v > alpha && v < beta {
+		e.updatePV(ply, board.NoSquare)
+	}
+	return v
+}
+
+// updatePV makes the principal variation at ply sq followed by that of ply+1.
+func (e *Engine) updatePV(ply int, sq board.Square) {
+	if ply+1 >= maxPly {
+		return
+	}
+	e.pv[ply][ply] = sq
+	end := e.pvLen[ply+1]
+	copy(e.pv[ply][ply+1:end], e.pv[ply+1][ply+1:end])
+	e.pvLen[ply] = end
+}
+
+// orderMoves fills list with the moves, best first: children that the
+// previous iteration's table knows (by their value there), then the rest by static value
+// (static evaluation in the midgame, fewest opponent moves near the end).
+func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
+	p, o := e.b.P, e.b.O
+	fastest := bits.OnesCount64(^(p | o)) <= fastestFirstAt
+	n := 0
+	for m := moves; m != 0 && n < len(list); m &= m - 1 {
+		sq := board.FirstSquare(m)
+		f := board.Flips(p, o, sq)
+		list[n] = orderedMove{sq, e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height)}
+		n++
+	}
+	for i := 1; i < n; i++ { // insertion sort, stable, keys descending
+		x := list[i]
+		j := i
+		for j > 0 && list[j-1].key < x.key {
+			list[j] = list[j-1]
+			j--
+		}
+		list[j] = x
+	}
+	return n
+}
+
+// orderKey is the ordering key of move sq leading to the child (cp to move against co).
+func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height int) int32 {
+	if e.usePrev {
+		if en := e.prev.probe(boundsHash(cp, co), e.gen-1); en != nil {
+			return 1<<24 - int32(boundsEstimate(en))
+		}
+	}
+	switch {
+	case fastest:
+		return -16*int32(bits.OnesCount64(board.LegalMoves(cp, co))) + 8*int32(bits.OnesCount64(sq.Bit()&cornerSquares))
+	case e.bitboardEval || height < e.evalOrderHeight:
+		return -int32(mobilityEval(cp, co))
+	}
+	u := e.b.Make(sq)
+	key := -int32(e.evaluate())
+	e.b.Unmake(u)
+	return key
+}
+
+// boundsEstimate is a single value standing for an entry's bounds.
+func boundsEstimate(en *boundsEntry) int {
+	lo, up := int(en.lower), int(en.upper)
+	switch {
+	case lo <= -scoreInf:
+		return up
+	case up >= scoreInf:
+		return lo
+	}
+	return (lo + up) / 2
+}

@@ -1,0 +1,303 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/othellogo/othello/board"
+)
+
+// minimax is the plain negamax reference: no pruning, no tables, same leaves and pass rule.
+func midMinimax(b *board.Board, h int) int {
+	if h == 0 {
+		return mobilityEval(b.P, b.O)
+	}
+	moves := b.LegalMoves()
+	if moves == 0 {
+		if board.LegalMoves(b.O, b.P) == 0 {
+			return board.DiscDiff(b.P, b.O) * mobilityScale
+		}
+		b.Pass()
+		v := -midMinimax(b, h)
+		b.Pass()
+		return v
+	}
+	best := -scoreInf
+	for m := moves; m != 0; m &= m - 1 {
+		u := b.Make(board.FirstSquare(m))
+		v := -midMinimax(b, h-1)
+		b.Unmake(u)
+		best = max(best, v)
+	}
+	return best
+}
+
+// exactMinimax is the final disc difference under perfect play, by full enumeration.
+func exactMinimax(p, o uint64) int {
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return board.DiscDiff(p, o)
+		}
+		return -exactMinimax(o, p)
+	}
+	best := -65
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		f := board.Flips(p, o, sq)
+		best = max(best, -exactMinimax(o&^f, p|f|sq.Bit()))
+	}
+	return best
+}
+
+// randomPositions plays random games and keeps the positions with the given empties.
+func randomPositions(seed uint64, n, empties int) []board.Board {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var out []board.Board
+	for len(out) < n {
+		b := board.Start()
+		for b.NumEmpties() > empties && !b.GameOver() {
+			moves := b.LegalMoves()
+			if moves == 0 {
+				b.Pass()
+				continue
+			}
+			k := rng.IntN(board.Count(moves))
+			for ; k > 0; k-- {
+				moves &= moves - 1
+			}
+			b.Make(board.FirstSquare(moves))
+		}
+		if b.NumEmpties() == empties && b.LegalMoves() != 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+var testConfigs = []struct {
+	name string
+	cfg  Config
+}{
+	{"default", Config{TTMiB: 1}},
+	{"tt-everywhere", Config{TTMiB: 1, TTHeight: 1, PVSHeight: 1}},
+	{"no-pvs", Config{TTMiB: 1, NoPVS: true}},
+	{"no-prev", Config{TTMiB: 1, NoPrevOrder: true}},
+	{"tiny-tt", Config{TTMiB: 1, TTHeight: 1}},
+}
+
+func TestSearchEqualsMinimax(t *testing.T) {
+	positions := append(randomPositions(1, 6, 50), randomPositions(2, 6, 30)...)
+	positions = append(positions, randomPositions(3, 6, 12)...)
+	maxH := 4
+	if testing.Short() {
+		maxH = 3
+	}
+	for _, tc := range testConfigs {
+		e := NewEngine(tc.cfg)
+		for i, b := range positions {
+			e.begin(context.Background(), b, Limits{}, timePlan{})
+			for h := 1; h <= maxH; h++ {
+				e.nextGeneration()
+				want := midMinimax(&b, h)
+				if got := e.alphaBeta(-scoreInf, scoreInf, h); got != want {
+					t.Fatalf("%s: position %d (%s) height %d: search %d, minimax %d", tc.name, i, b.OBF(), h, got, want)
+				}
+				// The root driver agrees too.
+				rm := e.rootMoves(b.LegalMoves())
+				e.searchRoot(rm, h, 1)
+				if rm[0].score != want {
+					t.Fatalf("%s: position %d height %d: root %d, minimax %d", tc.name, i, h, rm[0].score, want)
+				}
+			}
+			if e.b != b {
+				t.Fatalf("%s: board not restored after search", tc.name)
+			}
+		}
+	}
+}
+
+// TestBoundsNeverLeaveWindow searches with many windows while the tables keep what earlier
+// searches stored, and checks the fail-soft contract against the true value: a fail-low value
+// is an upper bound, a fail-high value a lower bound, and an in-window value is exact.
+func TestBoundsNeverLeaveWindow(t *testing.T) {
+	positions := append(randomPositions(4, 8, 44), randomPositions(5, 8, 24)...)
+	const h = 4
+	for _, tc := range testConfigs {
+		e := NewEngine(tc.cfg)
+		for i, b := range positions {
+			truth := midMinimax(&b, h)
+			e.begin(context.Background(), b, Limits{}, timePlan{})
+			e.nextGeneration()
+			for _, d := range []int{-400, -100, -30, -1, 0, 1, 20, 64, 300} {
+				for _, w := range []int{1, 2, 40, 1000} {
+					alpha, beta := truth+d-w, truth+d
+					v := e.alphaBeta(alpha, beta, h)
+					switch {
+					case v <= alpha && truth > v:
+						t.Fatalf("%s pos %d window [%d,%d]: fail low %d but true value %d", tc.name, i, alpha, beta, v, truth)
+					case v >= beta && truth < v:
+						t.Fatalf("%s pos %d window [%d,%d]: fail high %d but true value %d", tc.name, i, alpha, beta, v, truth)
+					case v > alpha && v < beta && v != truth:
+						t.Fatalf("%s pos %d window [%d,%d]: value %d but true value %d", tc.name, i, alpha, beta, v, truth)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestEndSolveEqualsMinimax(t *testing.T) {
+	positions := randomPositions(6, 20, 9)
+	e := NewEngine(Config{TTMiB: 1})
+	for i, b := range positions {
+		want := exactMinimax(b.P, b.O)
+		e.begin(context.Background(), b, Limits{}, timePlan{})
+		if got := e.endSolve(b.P, b.O, -65, 65); got != want {
+			t.Fatalf("position %d: endSolve %d, minimax %d", i, got, want)
+		}
+		for _, w := range [][2]int{{-1, 1}, {want - 1, want}, {want, want + 1}, {-64, want - 3}} {
+			v := e.endSolve(b.P, b.O, w[0], w[1])
+			if (v <= w[0] && want > v) || (v >= w[1] && want < v) || (v > w[0] && v < w[1] && v != want) {
+				t.Fatalf("position %d window %v: %d, true %d", i, w, v, want)
+			}
+		}
+		// Search with no limits solves it exactly and plays a best move.
+		r := e.Search(context.Background(), b, Limits{}, nil)
+		if !r.Exact || int(r.Score) != want {
+			t.Fatalf("position %d: Search gives %+v, want exact %d", i, r.Info, want)
+		}
+		bb := b
+		bb.Make(r.Move)
+		if -exactMinimax(bb.P, bb.O) != want {
+			t.Fatalf("position %d: Search move %s is not best", i, r.Move)
+		}
+	}
+}
+
+func TestAnalyzeScoresAllMoves(t *testing.T) {
+	b := randomPositions(7, 1, 10)[0]
+	e := NewEngine(Config{TTMiB: 1})
+	ms := e.Analyze(context.Background(), b, Limits{}, 0, nil)
+	if len(ms) != board.Count(b.LegalMoves()) {
+		t.Fatalf("Analyze returned %d moves, want %d", len(ms), board.Count(b.LegalMoves()))
+	}
+	for i, m := range ms {
+		bb := b
+		bb.Make(m.Move)
+		want := -exactMinimax(bb.P, bb.O)
+		if !m.Exact || int(m.Score) != want {
+			t.Fatalf("move %s: %+v, want exact %d", m.Move, m.Info, want)
+		}
+		if i > 0 && ms[i-1].Score < m.Score {
+			t.Fatalf("moves not sorted best first")
+		}
+	}
+	// Midgame analysis: the n best are exact values at the depth, in order, and agree with minimax.
+	b = randomPositions(8, 1, 40)[0]
+	ms = e.Analyze(context.Background(), b, Limits{Depth: 3}, 3, nil)
+	for i := 0; i < 3 && i < len(ms); i++ {
+		bb := b
+		bb.Make(ms[i].Move)
+		if want := -midMinimax(&bb, 2); int(ms[i].Score*mobilityScale) != want {
+			t.Fatalf("midgame move %s: score %v, minimax %d", ms[i].Move, ms[i].Score*mobilityScale, want)
+		}
+	}
+}
+
+func TestStop(t *testing.T) {
+	b := randomPositions(9, 1, 40)[0]
+	e := NewEngine(Config{TTMiB: 1})
+	// Cancelled before it starts: still a legal move.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := e.Search(ctx, b, Limits{}, nil)
+	if !b.IsLegal(r.Move) {
+		t.Fatalf("cancelled search returned %s, not a legal move", r.Move)
+	}
+	// Cancelled from the info callback after depth 3: it stops there.
+	ctx, cancel = context.WithCancel(context.Background())
+	last := 0
+	r = e.Search(ctx, b, Limits{}, func(in Info) {
+		last = in.Depth
+		if in.Depth >= 3 {
+			cancel()
+		}
+	})
+	cancel()
+	if !b.IsLegal(r.Move) || last < 3 || last > 4 {
+		t.Fatalf("search cancelled at depth 3 ended at depth %d with %s", last, r.Move)
+	}
+	// A node limit stops it within a poll interval.
+	r = e.Search(context.Background(), b, Limits{Nodes: 20000}, nil)
+	if !b.IsLegal(r.Move) || r.Nodes > 20000+pollInterval+64 {
+		t.Fatalf("node-limited search: move %s nodes %d", r.Move, r.Nodes)
+	}
+	// Cancelled from another goroutine while searching with no limit.
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+	}()
+	r = e.Search(ctx, b, Limits{}, nil)
+	if !b.IsLegal(r.Move) {
+		t.Fatalf("search cancelled from outside returned %s", r.Move)
+	}
+}
+
+// TestTimePlanKeepsClock plays out a game's worth of hard limits against a clock: even if
+// every move used its whole hard limit, the clock never runs out.
+func TestTimePlanKeepsClock(t *testing.T) {
+	for _, clock := range []time.Duration{100 * time.Millisecond, time.Second, 60 * time.Second} {
+		for _, inc := range []time.Duration{0, time.Second} {
+			left := clock
+			for empties := 60; empties > 0; empties -= 2 {
+				tp := planTime(Limits{Remaining: left, Increment: inc}, empties)
+				if tp.hard <= 0 || tp.soft > tp.hard || tp.hard >= left {
+					t.Fatalf("clock %v left %v empties %d: plan %+v", clock, left, empties, tp)
+				}
+				left += inc - tp.hard
+				if left <= 0 {
+					t.Fatalf("clock %v inc %v: ran out at %d empties", clock, inc, empties)
+				}
+			}
+		}
+	}
+	tp := planTime(Limits{MoveTime: time.Second}, 40)
+	if tp.hard > time.Second || tp.hard < 900*time.Millisecond || tp.soft >= tp.hard {
+		t.Fatalf("move time plan %+v", tp)
+	}
+}
+
+func TestBoundsEntrySize(t *testing.T) {
+	if s := unsafe.Sizeof(boundsEntry{}); s != 16 {
+		t.Fatalf("boundsEntry is %d bytes, want 16", s)
+	}
+	tb := newBoundsTable(1 << 20)
+	if len(tb.entries)*16 != 1<<20 {
+		t.Fatalf("a 1 MiB table has %d entries", len(tb.entries))
+	}
+}
+
+// TestEnginesInParallel runs two engines at once (meaningful under -race).
+func TestEnginesInParallel(t *testing.T) {
+	b := randomPositions(10, 1, 36)[0]
+	var wg sync.WaitGroup
+	res := make([]Result, 2)
+	for i := range res {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := NewEngine(Config{TTMiB: 1})
+			res[i] = e.Search(context.Background(), b, Limits{Depth: 5}, nil)
+		}()
+	}
+	wg.Wait()
+	if res[0].Move != res[1].Move || res[0].Score != res[1].Score || res[0].Nodes != res[1].Nodes {
+		t.Fatalf("two identical searches differ: %+v vs %+v", res[0], res[1])
+	}
+}

@@ -1,0 +1,294 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/othellogo/othello/board"
+)
+
+// Multi-ProbCut (Buro, "Experiments with Multi-ProbCut and a new high-quality evaluation
+// function for Othello", 1997). A search to height h is predicted by a shallow search to
+// height s: v_h ~ a*v_s + b with residual deviation sigma, one regression per game stage and
+// height. Before searching a node to height h, the engine checks with null windows whether the
+// shallow value makes v_h >= beta (or <= alpha) likely beyond t standard deviations; if so it
+// cuts. The selectivity level picks t. The regressions are fitted by FitMPC (`othello mpcfit`)
+// for one evaluation and stored as text next to this file, one file per evaluation.
+
+const (
+	mpcMinHeight = 3
+	mpcMaxHeight = 16
+	mpcStages    = 6 // by empties: 0-9, 10-19, ..., 50-60
+)
+
+// mpcLevels maps a selectivity level (Limits.Selectivity) to its threshold t and the
+// confidence it stands for (Info.Selectivity).
+var mpcLevels = [...]struct {
+	t       float64
+	percent int
+}{{0, 100}, {3.3, 99}, {2.6, 98}, {2.0, 95}, {1.5, 87}, {1.1, 73}}
+
+// MaxSelectivity is the most selective level.
+const MaxSelectivity = len(mpcLevels) - 1
+
+// SelectivityPercent is the confidence of a selectivity level, 100 for level 0.
+func SelectivityPercent(level int) int {
+	return mpcLevels[max(0, min(level, MaxSelectivity))].percent
+}
+
+func mpcStageOf(empties int) int { return min(empties/10, mpcStages-1) }
+
+// mpcShallow is the height of the shallow search that predicts height h: about 40% of it,
+// with the same parity (Othello values swing with the side that moved last).
+func mpcShallow(h int) int {
+	s := h * 2 / 5
+	if (h-s)&1 != 0 {
+		s++
+	}
+	if s >= h {
+		s = h - 2
+	}
+	return max(s, 1)
+}
+
+// mpcPair is one regression, in discs as stored and in eval units once scaled.
+type mpcPair struct {
+	ok       bool
+	shallow  int
+	a, b     float64
+	sigma    float64
+	nSamples int
+}
+
+// MPCParams is a full set of regressions for one evaluation.
+type MPCParams struct {
+	Eval  string
+	pairs [mpcStages][mpcMaxHeight + 1]mpcPair
+}
+
+// probCut tries the Multi-ProbCut test at the current node; it reports a cut and the bound to
+// return.
+func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
+	if height > mpcMaxHeight {
+		return 0, false
+	}
+	pr := &e.mpc.pairs[mpcStageOf(e.b.NumEmpties())][height]
+	if !pr.ok {
+		return 0, false
+	}
+	sc := float64(e.scale)
+	margin := e.mpcT * pr.sigma * sc
+	limit := 64 * e.scale
+	if beta < limit {
+		bound := int(math.Ceil((float64(beta) + margin - pr.b*sc) / pr.a))
+		if bound < limit {
+			v := e.alphaBeta(bound-1, bound, pr.shallow)
+			if e.stopped {
+				return 0, false
+			}
+			if v >= bound {
+				return beta, true
+			}
+		}
+	}
+	if alpha > -limit {
+		bound := int(math.Floor((float64(alpha) - margin - pr.b*sc) / pr.a))
+		if bound > -limit {
+			v := e.alphaBeta(bound, bound+1, pr.shallow)
+			if e.stopped {
+				return 0, false
+			}
+			if v <= bound {
+				return alpha, true
+			}
+		}
+	}
+	return 0, false
+}
+
+//go:embed mpc_mobility.txt
+var mpcMobilityText string
+
+var (
+	mpcDefaultsOnce sync.Once
+	mpcDefaults     map[string]*MPCParams
+)
+
+// defaultMPC returns the embedded regressions for the named evaluation, or nil.
+func defaultMPC(evalName string) *MPCParams {
+	mpcDefaultsOnce.Do(func() {
+		mpcDefaults = map[string]*MPCParams{}
+		for _, text := range []string{mpcMobilityText} {
+			p, err := ParseMPC(strings.NewReader(text))
+			if err == nil {
+				mpcDefaults[p.Eval] = p
+			}
+		}
+	})
+	return mpcDefaults[evalName]
+}
+
+// ParseMPC reads regressions written by WriteMPC.
+func ParseMPC(r io.Reader) (*MPCParams, error) {
+	p := &MPCParams{}
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if f[0] == "eval" {
+			if len(f) != 2 {
+				return nil, fmt.Errorf("mpc line %d: want \"eval NAME\"", line)
+			}
+			p.Eval = f[1]
+			continue
+		}
+		if len(f) != 7 {
+			return nil, fmt.Errorf("mpc line %d: want 7 fields (stage height shallow a b sigma n), got %d", line, len(f))
+		}
+		var iv [3]int
+		for k := 0; k < 3; k++ {
+			v, err := strconv.Atoi(f[k])
+			if err != nil {
+				return nil, fmt.Errorf("mpc line %d: %v", line, err)
+			}
+			iv[k] = v
+		}
+		var fv [3]float64
+		for k := 0; k < 3; k++ {
+			v, err := strconv.ParseFloat(f[3+k], 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("mpc line %d: bad number %q", line, f[3+k])
+			}
+			fv[k] = v
+		}
+		n, err := strconv.Atoi(f[6])
+		if err != nil {
+			return nil, fmt.Errorf("mpc line %d: %v", line, err)
+		}
+		st, h, s := iv[0], iv[1], iv[2]
+		if st < 0 || st >= mpcStages || h < mpcMinHeight || h > mpcMaxHeight || s < 0 || s >= h {
+			return nil, fmt.Errorf("mpc line %d: stage %d height %d shallow %d out of range", line, st, h, s)
+		}
+		if fv[0] <= 0.1 || fv[2] <= 0 {
+			return nil, fmt.Errorf("mpc line %d: slope %v and sigma %v must be positive", line, fv[0], fv[2])
+		}
+		p.pairs[st][h] = mpcPair{ok: true, shallow: s, a: fv[0], b: fv[1], sigma: fv[2], nSamples: n}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if p.Eval == "" {
+		return nil, fmt.Errorf("mpc: no \"eval NAME\" line")
+	}
+	return p, nil
+}
+
+// WriteMPC writes the regressions as text.
+func WriteMPC(w io.Writer, p *MPCParams) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# Multi-ProbCut regressions, fitted by othello mpcfit: value(height) ~ a*value(shallow) + b,\n")
+	fmt.Fprintf(bw, "# residual deviation sigma; values in discs, stage = empties/10.\n")
+	fmt.Fprintf(bw, "eval %s\n# stage height shallow a b sigma samples\n", p.Eval)
+	for st := 0; st < mpcStages; st++ {
+		for h := mpcMinHeight; h <= mpcMaxHeight; h++ {
+			pr := p.pairs[st][h]
+			if pr.ok {
+				fmt.Fprintf(bw, "%d %d %d %.4f %.4f %.4f %d\n", st, h, pr.shallow, pr.a, pr.b, pr.sigma, pr.nSamples)
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// MPCSample is the engine's root values of one position at heights 0..len-1, in discs.
+type MPCSample struct {
+	Empties int
+	Values  []float64
+}
+
+// SampleMPC searches b by iterative deepening without selectivity up to maxHeight and returns
+// the root value at each height (Values[0] is the static evaluation).
+func (e *Engine) SampleMPC(ctx context.Context, b board.Board, maxHeight int) (MPCSample, bool) {
+	s := MPCSample{Empties: b.NumEmpties()}
+	e.begin(ctx, b, Limits{}, timePlan{})
+	moves := b.LegalMoves()
+	if moves == 0 || maxHeight >= s.Empties {
+		return s, false
+	}
+	s.Values = append(s.Values, float64(e.evaluate())/float64(e.scale))
+	rm := e.rootMoves(moves)
+	for d := 1; d <= maxHeight; d++ {
+		e.nextGeneration()
+		if !e.searchRoot(rm, d, 1) || e.stopped {
+			return s, false
+		}
+		s.Values = append(s.Values, float64(rm[0].score)/float64(e.scale))
+	}
+	return s, true
+}
+
+// FitMPC fits the regressions from samples; a (stage, height) pair needs minSamples samples.
+func FitMPC(evalName string, samples []MPCSample, minSamples int) *MPCParams {
+	p := &MPCParams{Eval: evalName}
+	for st := 0; st < mpcStages; st++ {
+		for h := mpcMinHeight; h <= mpcMaxHeight; h++ {
+			s := mpcShallow(h)
+			var xs, ys []float64
+			for _, smp := range samples {
+				if mpcStageOf(smp.Empties) != st || len(smp.Values) <= h {
+					continue
+				}
+				xs = append(xs, smp.Values[s])
+				ys = append(ys, smp.Values[h])
+			}
+			if len(xs) < minSamples {
+				continue
+			}
+			a, b, sigma := linearFit(xs, ys)
+			if a <= 0.1 || sigma <= 0 {
+				continue
+			}
+			p.pairs[st][h] = mpcPair{ok: true, shallow: s, a: a, b: b, sigma: sigma, nSamples: len(xs)}
+		}
+	}
+	return p
+}
+
+// linearFit is least squares y ~ a*x + b with the residual standard deviation.
+func linearFit(xs, ys []float64) (a, b, sigma float64) {
+	n := float64(len(xs))
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= n
+	my /= n
+	var sxx, sxy float64
+	for i := range xs {
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		sxy += (xs[i] - mx) * (ys[i] - my)
+	}
+	if sxx == 0 {
+		return 0, 0, 0
+	}
+	a = sxy / sxx
+	b = my - a*mx
+	var ss float64
+	for i := range xs {
+		r := ys[i] - a*xs[i] - b
+		ss += r * r
+	}
+	return a, b, math.Sqrt(ss / math.Max(n-2, 1))
+}

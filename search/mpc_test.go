@@ -1,0 +1,110 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestMPCRoundTrip(t *testing.T) {
+	var samples []MPCSample
+	// Synthetic samples: value(h) = 1.1*value(shallow) + 0.5 +- 1, in stage 3.
+	for i := 0; i < 40; i++ {
+		v := make([]float64, 9)
+		for h := range v {
+			v[h] = float64(i%13 - 6)
+		}
+		for h := mpcMinHeight; h < len(v); h++ {
+			noise := float64(i%2*2 - 1)
+			v[h] = 1.1*v[mpcShallow(h)] + 0.5 + noise
+		}
+		samples = append(samples, MPCSample{Empties: 35, Values: v})
+	}
+	p := FitMPC("test", samples, 30)
+	pr := p.pairs[3][8]
+	if !pr.ok || absf(pr.a-1.1) > 0.05 || absf(pr.b-0.5) > 0.1 || absf(pr.sigma-1) > 0.1 {
+		t.Fatalf("fit %+v, want a 1.1 b 0.5 sigma about 1", pr)
+	}
+	if p.pairs[2][8].ok {
+		t.Fatal("a stage without samples got a regression")
+	}
+	var buf bytes.Buffer
+	if err := WriteMPC(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParseMPC(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Eval != "test" || absf(q.pairs[3][8].a-pr.a) > 1e-3 || q.pairs[3][8].shallow != pr.shallow {
+		t.Fatalf("round trip: %+v vs %+v", q.pairs[3][8], pr)
+	}
+}
+
+func absf(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestParseMPCErrors(t *testing.T) {
+	for _, text := range []string{
+		"",                            // no eval line
+		"eval x\n1 2 3\n",             // short line
+		"eval x\n9 5 3 1 0 1 10\n",    // stage out of range
+		"eval x\n1 5 7 1 0 1 10\n",    // shallow >= height
+		"eval x\n1 5 3 -1 0 1 10\n",   // negative slope
+		"eval x\n1 5 3 1 0 NaN 10\n",  // NaN
+		"eval x\n1 5 3 1 zero 1 10\n", // not a number
+		"eval x y\n",                  // bad eval line
+	} {
+		if _, err := ParseMPC(strings.NewReader(text)); err == nil {
+			t.Errorf("ParseMPC(%q) accepted", text)
+		}
+	}
+}
+
+func FuzzParseMPC(f *testing.F) {
+	f.Add(mpcMobilityText)
+	f.Add("eval x\n1 5 3 1 0 1 10\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := ParseMPC(strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteMPC(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseMPC(&buf); err != nil && !strings.ContainsAny(p.Eval, "#") {
+			t.Fatalf("written params do not parse again: %v", err)
+		}
+	})
+}
+
+// TestSelectiveSearch checks that a selective search runs, reports its confidence and plays a
+// legal move, and that it does not search more nodes than the exact one.
+func TestSelectiveSearch(t *testing.T) {
+	e := NewEngine(Config{TTMiB: 1})
+	if e.mpc == nil {
+		t.Skip("no embedded MPC regressions for the mobility evaluation")
+	}
+	var exactNodes, selNodes uint64
+	for _, b := range randomPositions(13, 4, 36) {
+		r0 := e.Search(context.Background(), b, Limits{Depth: 8}, nil)
+		r := e.Search(context.Background(), b, Limits{Depth: 8, Selectivity: 3}, nil)
+		if !b.IsLegal(r.Move) || r.Selectivity != SelectivityPercent(3) || r0.Selectivity != 100 {
+			t.Fatalf("selective search: move %s selectivity %d (exact %d)", r.Move, r.Selectivity, r0.Selectivity)
+		}
+		exactNodes += r0.Nodes
+		selNodes += r.Nodes
+	}
+	if selNodes > exactNodes {
+		t.Errorf("MPC searched more nodes (%d) than the exact search (%d)", selNodes, exactNodes)
+	}
+	if NewEngine(Config{TTMiB: 1, NoMPC: true}).Search(context.Background(), randomPositions(13, 1, 36)[0], Limits{Depth: 4, Selectivity: 3}, nil).Selectivity != 100 {
+		t.Error("NoMPC engine reports a selective search")
+	}
+}

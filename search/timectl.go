@@ -1,0 +1,112 @@
+package search
+
+import "time"
+
+// Time control. A search gets a soft limit (no new iteration starts after it) and a hard one
+// (the search stops wherever it is). Under a game clock the hard limit is a fraction of what is
+// left after a reserve, so the engine never runs out of time however long an iteration or a
+// solve turns out to be: the hard limit is polled every few thousand nodes.
+
+type timePlan struct {
+	soft, hard time.Duration // 0: none
+}
+
+// clockReserve is kept back from the game clock for the GUI's and the process's latency.
+func clockReserve(remaining time.Duration) time.Duration {
+	r := remaining/20 + 30*time.Millisecond
+	return min(r, 2*time.Second)
+}
+
+// planTime turns the limits into soft and hard durations for a position with empties empty
+// squares.
+func planTime(lim Limits, empties int) timePlan {
+	var tp timePlan
+	if lim.MoveTime > 0 {
+		margin := min(lim.MoveTime/20, 20*time.Millisecond)
+		tp.hard = lim.MoveTime - margin
+		tp.soft = tp.hard / 2
+	}
+	if lim.Remaining > 0 {
+		usable := lim.Remaining - clockReserve(lim.Remaining)
+		if usable < time.Millisecond {
+			usable = time.Millisecond
+		}
+		// Our moves left before the exact solve finishes the game, roughly.
+		movesLeft := max((empties-12)/2, 2)
+		target := usable/time.Duration(movesLeft) + lim.Increment*3/4
+		hard := min(target*3, usable/3)
+		if target > hard {
+			target = hard
+		}
+		soft := target * 2 / 3
+		if tp.hard == 0 || hard < tp.hard {
+			tp.hard, tp.soft = hard, soft
+		}
+	}
+	if tp.hard > 0 && tp.hard < time.Millisecond {
+		tp.hard = time.Millisecond
+	}
+	return tp
+}
+
+// searchPlan says how deep the midgame goes and whether an endgame solve follows.
+type searchPlan struct {
+	maxDepth int  // last midgame iteration
+	solve    bool // solve exactly after the midgame iterations
+	wldFirst bool // prove win/loss/draw before the exact solve
+}
+
+// exactEmptiesForTime is the most empties the engine tries to solve exactly in budget; a solve
+// that does not finish in time is abandoned for the midgame result.
+func exactEmptiesForTime(budget time.Duration) int {
+	switch {
+	case budget < 50*time.Millisecond:
+		return 12
+	case budget < 250*time.Millisecond:
+		return 14
+	case budget < time.Second:
+		return 16
+	case budget < 5*time.Second:
+		return 18
+	case budget < 30*time.Second:
+		return 20
+	}
+	return 22
+}
+
+// exactEmptiesForDepth is where a depth-limited search (a GUI level) solves exactly.
+func exactEmptiesForDepth(depth int) int {
+	return min(2*depth, 22)
+}
+
+func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
+	var p searchPlan
+	exactAt := 60
+	switch {
+	case tp.hard > 0:
+		exactAt = exactEmptiesForTime(tp.hard)
+		if lim.Depth > 0 {
+			exactAt = min(exactAt, exactEmptiesForDepth(lim.Depth))
+		}
+	case lim.Depth > 0:
+		exactAt = exactEmptiesForDepth(lim.Depth)
+	case lim.Nodes > 0:
+		exactAt = 14
+	}
+	p.maxDepth = empties - 1
+	if lim.Depth > 0 {
+		p.maxDepth = min(p.maxDepth, lim.Depth)
+	} else if tp.hard == 0 && lim.Nodes == 0 {
+		p.maxDepth = min(p.maxDepth, 60)
+	}
+	if empties <= exactAt {
+		p.solve = true
+		// A shallow midgame search orders the root moves for the solve.
+		p.maxDepth = min(p.maxDepth, max(2, min(10, empties-12)))
+		p.wldFirst = tp.hard > 0 && empties > exactAt-2
+	}
+	if p.maxDepth < 1 {
+		p.maxDepth = 1
+	}
+	return p
+}

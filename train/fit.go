@@ -1,0 +1,307 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/patterns"
+)
+
+// Config sets up a training run. The zero value is not useful; start from DefaultConfig.
+type Config struct {
+	Epochs   int     // full passes of gradient descent per stage
+	Rate     float64 // step size, a fraction of the diagonal-Newton step
+	Momentum float64 // heavy-ball momentum
+	// Ridge is the weight of the L2 penalty, in positions: a configuration seen n times
+	// moves to n/(n+Ridge) of the value the data alone would give it. It is the prior that
+	// an unseen or rare configuration is worth nothing, and keeps rare weights from fitting
+	// noise.
+	Ridge float64
+	// Smooth adds the positions Smooth moves before and after a stage to its training set
+	// (stage smoothing: 4 + 2*Smooth moves per stage).
+	Smooth int
+	// Backoff gives a configuration never seen in a stage's training positions the weight
+	// of the nearest stage that saw it, instead of zero.
+	Backoff bool
+	Workers int    // goroutines
+	Seed    uint64 // shuffles the games between workers; a run is reproducible from it
+}
+
+// DefaultConfig is the configuration of the shipped weights.
+func DefaultConfig() Config {
+	return Config{Epochs: 80, Rate: 0.06, Momentum: 0.9, Ridge: 10, Smooth: 1, Backoff: true, Workers: 2, Seed: 1}
+}
+
+// sampleSet holds labelled positions: for each position its NumInstances packed weight
+// indices, relative to the start of each instance's pattern (they fit in 16 bits), and its
+// label in discs from the side to move's view.
+type sampleSet struct {
+	idx []uint16
+	y   []float32
+}
+
+func (s *sampleSet) len() int { return len(s.y) }
+
+// slotOffset[k] is the packed offset of instance k's pattern.
+var slotOffset = func() (o [patterns.NumInstances]uint32) {
+	for k := range o {
+		o[k] = uint32(patterns.PackedOffset[patterns.InstancePattern[k]])
+	}
+	return o
+}()
+
+// Label returns the training label of the position b met in game g: black's final disc
+// difference, or WTHOR's theoretical score while the game has at least TheoDepth empties,
+// turned to the side to move's view.
+func Label(g *Game, b *board.Board) float32 {
+	v := g.BlackDiff
+	if g.TheoDepth > 0 && b.NumEmpties() >= g.TheoDepth {
+		v = g.Theoretical
+	}
+	if !b.BlackToMove {
+		v = -v
+	}
+	return float32(v)
+}
+
+func (s *sampleSet) add(b *board.Board, y float32) {
+	var idx [patterns.NumInstances]uint32
+	patterns.Indices(b, &idx)
+	for k, x := range idx {
+		s.idx = append(s.idx, uint16(patterns.Packed(x)-slotOffset[k]))
+	}
+	s.y = append(s.y, y)
+}
+
+// collect gathers the positions of games whose number of moves played (60 - empties) lies in
+// [lo, hi], split in parts for the workers.
+func collect(games []Game, lo, hi, parts int) []sampleSet {
+	out := make([]sampleSet, parts)
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			s := &out[p]
+			for i := p; i < len(games); i += parts {
+				g := &games[i]
+				Replay(g.Moves, func(b *board.Board) {
+					if m := 60 - b.NumEmpties(); m >= lo && m <= hi {
+						s.add(b, Label(g, b))
+					}
+				})
+			}
+		}(p)
+	}
+	wg.Wait()
+	return out
+}
+
+// EpochStats is one line of the training log.
+type EpochStats struct {
+	Stage, Epoch        int
+	TrainMAE, TrainRMSE float64 // over the stage's (smoothed) training positions
+	ValMAE              float64 // over the stage's own validation positions (NaN without)
+}
+
+// Result is a trained model.
+type Result struct {
+	Weights [][]float32 // per stage, patterns.PackedSize weights in discs
+	Seen    [][]uint32  // per stage, how many training positions showed each configuration
+	Log     []EpochStats
+	// Positions per stage in training (smoothed window) and validation (own window).
+	TrainPositions, ValPositions [eval.NumStages]int
+}
+
+// Progress is told after every epoch of every stage.
+type Progress func(EpochStats)
+
+// Fit trains all stages on the training games and reports validation error on the
+// validation games (which may be empty). Stages are trained one after the other; the
+// positions of one stage are spread over cfg.Workers goroutines.
+func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, error) {
+	if cfg.Epochs < 0 || cfg.Rate <= 0 || cfg.Ridge < 0 || cfg.Smooth < 0 || cfg.Momentum < 0 || cfg.Momentum >= 1 {
+		return nil, fmt.Errorf("train: bad configuration %+v", cfg)
+	}
+	if cfg.Workers < 1 {
+		cfg.Workers = 1
+	}
+	games := append([]Game(nil), trainGames...)
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
+	r.Shuffle(len(games), func(i, j int) { games[i], games[j] = games[j], games[i] })
+
+	res := &Result{}
+	for s := 0; s < eval.NumStages; s++ {
+		lo, hi := 4*s, 4*s+3
+		if s == eval.NumStages-1 {
+			hi = 60
+		}
+		train := collect(games, lo-cfg.Smooth, hi+cfg.Smooth, cfg.Workers)
+		val := collect(valGames, lo, hi, 1)[0]
+		for _, t := range train {
+			res.TrainPositions[s] += t.len()
+		}
+		res.ValPositions[s] = val.len()
+		w, seen := fitStage(s, train, &val, cfg, func(st EpochStats) {
+			res.Log = append(res.Log, st)
+			if progress != nil {
+				progress(st)
+			}
+		})
+		res.Weights = append(res.Weights, w)
+		res.Seen = append(res.Seen, seen)
+	}
+	if cfg.Backoff {
+		backoff(res.Weights, res.Seen)
+	}
+	return res, nil
+}
+
+// fitStage runs gradient descent on one stage. The step of each weight is the diagonal
+// Newton step of the penalised squared error, (sum of residuals - Ridge*w)/(count + Ridge),
+// times Rate, with heavy-ball momentum: the weights of common and rare configurations
+// converge at the same pace.
+func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func(EpochStats)) ([]float32, []uint32) {
+	n := patterns.PackedSize
+	w := make([]float32, n)
+	v := make([]float32, n)
+	seen := make([]uint32, n)
+	total := 0
+	for _, p := range parts {
+		total += p.len()
+		for j := 0; j < p.len(); j++ {
+			row := p.idx[j*patterns.NumInstances : (j+1)*patterns.NumInstances]
+			for k, x := range row {
+				seen[slotOffset[k]+uint32(x)]++
+			}
+		}
+	}
+	grads := make([][]float32, len(parts))
+	for i := range grads {
+		grads[i] = make([]float32, n)
+	}
+	errs := make([][2]float64, len(parts))
+	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
+		var wg sync.WaitGroup
+		for i := range parts {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				errs[i] = gradient(&parts[i], w, grads[i])
+			}(i)
+		}
+		wg.Wait()
+		var abs, sq float64
+		for i := range parts {
+			abs += errs[i][0]
+			sq += errs[i][1]
+		}
+		rate, ridge, mom := float32(cfg.Rate), float32(cfg.Ridge), float32(cfg.Momentum)
+		for x := 0; x < n; x++ {
+			if seen[x] == 0 {
+				continue
+			}
+			var g float32
+			for i := range grads {
+				g += grads[i][x]
+			}
+			step := (g - ridge*w[x]) / (float32(seen[x]) + ridge)
+			v[x] = mom*v[x] + rate*step
+			w[x] += v[x]
+		}
+		st := EpochStats{Stage: stage, Epoch: epoch, ValMAE: math.NaN()}
+		if total > 0 {
+			// The errors are those of the weights before this epoch's step.
+			st.TrainMAE, st.TrainRMSE = abs/float64(total), math.Sqrt(sq/float64(total))
+		}
+		if val.len() > 0 {
+			st.ValMAE = mae(val, w)
+		}
+		log(st)
+	}
+	return w, seen
+}
+
+// gradient sets g to the sum of residuals (label - prediction) of the positions showing each
+// weight, and returns the sums of absolute and squared residuals.
+func gradient(s *sampleSet, w, g []float32) [2]float64 {
+	clear(g)
+	var abs, sq float64
+	const k = patterns.NumInstances
+	for j := 0; j < s.len(); j++ {
+		row := (*[k]uint16)(s.idx[j*k : (j+1)*k])
+		var p float32
+		for i, x := range row {
+			p += w[slotOffset[i]+uint32(x)]
+		}
+		r := s.y[j] - p
+		for i, x := range row {
+			g[slotOffset[i]+uint32(x)] += r
+		}
+		abs += math.Abs(float64(r))
+		sq += float64(r) * float64(r)
+	}
+	return [2]float64{abs, sq}
+}
+
+// mae is the mean absolute error of weights w on s.
+func mae(s *sampleSet, w []float32) float64 {
+	const k = patterns.NumInstances
+	var abs float64
+	for j := 0; j < s.len(); j++ {
+		row := (*[k]uint16)(s.idx[j*k : (j+1)*k])
+		var p float32
+		for i, x := range row {
+			p += w[slotOffset[i]+uint32(x)]
+		}
+		abs += math.Abs(float64(s.y[j] - p))
+	}
+	return abs / float64(s.len())
+}
+
+// backoff gives each configuration never seen in a stage the weight it has in the nearest
+// stage that saw it (the mean of both when two are equally near).
+func backoff(w [][]float32, seen [][]uint32) {
+	orig := make([][]float32, len(w))
+	for s := range w {
+		orig[s] = append([]float32(nil), w[s]...)
+	}
+	for s := range w {
+		for x := range w[s] {
+			if seen[s][x] != 0 {
+				continue
+			}
+			for d := 1; d < len(w); d++ {
+				var sum float32
+				n := 0
+				for _, t := range [2]int{s - d, s + d} {
+					if t >= 0 && t < len(w) && seen[t][x] != 0 {
+						sum += orig[t][x]
+						n++
+					}
+				}
+				if n > 0 {
+					w[s][x] = sum / float32(n)
+					break
+				}
+			}
+		}
+	}
+}
+
+// Quantize converts weights in discs to the fixed-point int16 of a weight file, saturating.
+func Quantize(w [][]float32) [][]int16 {
+	out := make([][]int16, len(w))
+	for s := range w {
+		out[s] = make([]int16, len(w[s]))
+		for i, x := range w[s] {
+			q := math.Round(float64(x) * eval.Scale)
+			out[s][i] = int16(max(-32768, min(32767, q)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,333 @@
+package train
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
+)
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestReadWTB(t *testing.T) {
+	data := readFixture(t, "wth_2023_200.wtb")
+	h, games, err := ReadWTB("wth_2023_200.wtb", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Games != 200 || len(games) != 200 || h.Year != 2023 || h.Depth != 24 {
+		t.Fatalf("header %+v, %d games", h, len(games))
+	}
+	// The first game of WTH_2023 opens f5 d6 c3 (bytes 56 34 43 ... in the file: 0x38 = 56).
+	if got := board.Transcript(games[0].Moves[:1]); got != "f5" {
+		t.Errorf("first move %s, want f5", got)
+	}
+	// Every game replays legally and its stored score matches the final board.
+	for i, g := range games {
+		final, over, err := Replay(g.Moves, nil)
+		if err != nil {
+			t.Fatalf("game %d: %v", i+1, err)
+		}
+		if over && BlackDiscDiff(g.Score) != final.BlackScore() {
+			t.Errorf("game %d: stored score %d, board gives black %+d", i+1, g.Score, final.BlackScore())
+		}
+	}
+}
+
+func TestReadWTBMalformed(t *testing.T) {
+	data := readFixture(t, "wth_2023_200.wtb")
+	cases := map[string][]byte{
+		"truncated header": data[:10],
+		"truncated record": data[:len(data)-5],
+		"missing records":  data[:16+68*150],
+		"extra bytes":      append(bytes.Clone(data), 1, 2, 3),
+	}
+	bad := bytes.Clone(data)
+	bad[16+8+3] = 99 // game 1, move 4: row 9
+	cases["move not a square"] = bad
+	bad = bytes.Clone(data)
+	bad[16+8+59] = 0
+	bad[16+8+58] = 0
+	bad[16+8+59] = 44 // a move after the 0 that ends the list
+	cases["move after the end"] = bad
+	bad = bytes.Clone(data)
+	bad[12] = 10
+	cases["10x10 board"] = bad
+	bad = bytes.Clone(data)
+	binary.LittleEndian.PutUint32(bad[4:], 1<<31)
+	cases["absurd game count"] = bad
+	for name, d := range cases {
+		_, _, err := ReadWTB("fixture.wtb", d)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), "fixture.wtb") {
+			t.Errorf("%s: error %q does not name the file", name, err)
+		}
+	}
+}
+
+func TestReadWTHORNames(t *testing.T) {
+	players, err := ReadWTHORNames("wth_12.JOU", readFixture(t, "wth_12.JOU"), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(players) != 12 || players[0] != "???" {
+		t.Errorf("players %q", players)
+	}
+	tournaments, err := ReadWTHORNames("wth_5.TRN", readFixture(t, "wth_5.TRN"), 26)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tournaments) != 5 || tournaments[1] != "World Championship" {
+		t.Errorf("tournaments %q", tournaments)
+	}
+	if _, err := ReadWTHORNames("cut.JOU", readFixture(t, "wth_12.JOU")[:100], 20); err == nil || !strings.Contains(err.Error(), "cut.JOU") {
+		t.Errorf("truncated name file: %v", err)
+	}
+}
+
+func TestLoadFileCountsUnfinished(t *testing.T) {
+	games, st, err := LoadFile(filepath.Join("testdata", "playok_60.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Read != 60 || st.Used+st.Unfinished+st.Illegal != 60 || st.Unfinished == 0 || len(games) != st.Used {
+		t.Errorf("stats %+v, %d games", st, len(games))
+	}
+	for _, g := range games {
+		if _, over, _ := Replay(g.Moves, nil); !over {
+			t.Fatal("an unfinished game was kept")
+		}
+		if g.TheoDepth != 0 {
+			t.Fatal("PlayOK has no theoretical scores (depth 0), yet one was kept")
+		}
+	}
+	// An illegal move in an otherwise good file is counted, not fatal.
+	data := readFixture(t, "wth_2023_200.wtb")
+	data[16+8+1] = 11 // game 1, move 2: a1
+	path := filepath.Join(t.TempDir(), "illegal.wtb")
+	os.WriteFile(path, data, 0o644)
+	_, st, err = LoadFile(path)
+	if err != nil || st.Illegal != 1 {
+		t.Errorf("illegal move: stats %+v, err %v", st, err)
+	}
+}
+
+func TestReadTranscripts(t *testing.T) {
+	games, err := ReadTranscripts("selfplay_30.txt", bytes.NewReader(readFixture(t, "selfplay_30.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 30 {
+		t.Fatalf("%d games, want 30", len(games))
+	}
+	for _, g := range games {
+		final, over, err := Replay(g.Moves, nil)
+		if err != nil || !over {
+			t.Fatalf("line %d: over %v, %v", g.Line, over, err)
+		}
+		if sign(final.BlackScore()) != g.Result {
+			t.Errorf("line %d: result %d, board black %+d", g.Line, g.Result, final.BlackScore())
+		}
+	}
+	for _, bad := range []string{"f5d6 2\n", "f5d6\n", "f5d 1\n", "f5z9 1\n", "f5d6 1 extra\n", "f5d6 x\n"} {
+		if _, err := ReadTranscripts("bad.txt", strings.NewReader("f5d6c3 1\n"+bad)); err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
+			t.Errorf("%q: error %v does not name bad.txt:2", bad, err)
+		}
+	}
+}
+
+func TestReadXOT(t *testing.T) {
+	xot, err := ReadXOT("xot_20.txt", bytes.NewReader(readFixture(t, "xot_20.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(xot) != 20 {
+		t.Fatalf("%d openings", len(xot))
+	}
+	for _, o := range xot {
+		if len(o.Moves) != 8 || o.Board.NumEmpties() != 52 || !o.Board.BlackToMove {
+			t.Fatalf("opening %v: %d empties", o.Moves, o.Board.NumEmpties())
+		}
+	}
+	if _, err := ReadXOT("bad.txt", strings.NewReader("f5d6c4d3c2b3b4b5\nf5f5c4d3c2b3b4b5\n")); err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
+		t.Errorf("illegal opening: %v", err)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	g := Game{BlackDiff: 10, TheoDepth: 24, Theoretical: -4}
+	b := board.Start()
+	if got := Label(&g, &b); got != -4 {
+		t.Errorf("60 empties: label %v, want the theoretical -4", got)
+	}
+	late := board.FromColors(0xFFFFFFFF00, 0xFF, false) // 24 empties, white to move
+	if got := Label(&g, &late); got != 4 {
+		t.Errorf("24 empties, white to move: label %v, want 4", got)
+	}
+	late = board.FromColors(0xFFFFFFFF00, 0x0F00000000FF, true) // 20 empties
+	if got := Label(&g, &late); got != 10 {
+		t.Errorf("20 empties: label %v, want the final 10", got)
+	}
+}
+
+// The training error must fall on a small data set, and the weights must then evaluate
+// the training positions better than all-zero weights do.
+func TestFitErrorFalls(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Epochs = 15
+	res, err := Fit(games[:150], games[150:], cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := 0; s < eval.NumStages; s++ {
+		first, last := res.Log[s*cfg.Epochs], res.Log[(s+1)*cfg.Epochs-1]
+		if !(last.TrainRMSE < first.TrainRMSE) {
+			t.Errorf("stage %d: training RMSE %.3f after %d epochs, %.3f at the start", s, last.TrainRMSE, cfg.Epochs, first.TrainRMSE)
+		}
+	}
+	f, err := eval.NewFile(Quantize(res.Weights))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.FromFile("fit", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trained := Evaluate(e, games[:150])
+	zf := Quantize(res.Weights)
+	for s := range zf {
+		clear(zf[s])
+	}
+	zfile, _ := eval.NewFile(zf)
+	ze, _ := eval.FromFile("zero", zfile)
+	untrained := Evaluate(ze, games[:150])
+	if !(trained.All.RMSE < untrained.All.RMSE) {
+		t.Errorf("trained weights: RMSE %.2f on their training games, zero weights %.2f", trained.All.RMSE, untrained.All.RMSE)
+	}
+	t.Logf("training games: RMSE %.2f trained, %.2f untrained", trained.All.RMSE, untrained.All.RMSE)
+}
+
+// A run is reproducible from its seed.
+func TestFitReproducible(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Epochs = 3
+	a, _ := Fit(games[:60], nil, cfg, nil)
+	b, _ := Fit(games[:60], nil, cfg, nil)
+	for s := range a.Weights {
+		for i := range a.Weights[s] {
+			if a.Weights[s][i] != b.Weights[s][i] {
+				t.Fatalf("stage %d weight %d: %v then %v", s, i, a.Weights[s][i], b.Weights[s][i])
+			}
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	w := [][]float32{{1, 0}, {0, 0}, {0, 0}, {3, 5}}
+	seen := [][]uint32{{1, 0}, {0, 0}, {0, 0}, {1, 1}}
+	backoff(w, seen)
+	want := [][]float32{{1, 5}, {1, 5}, {3, 5}, {3, 5}}
+	for s := range w {
+		for i := range w[s] {
+			if w[s][i] != want[s][i] {
+				t.Fatalf("after backoff %v, want %v", w, want)
+			}
+		}
+	}
+}
+
+// The counts of the real WTHOR files are those SOURCES.md states.
+func TestSharedWTHORCounts(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "data", "wthor")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/data absent")
+	}
+	if testing.Short() {
+		t.Skip("reads 131,737 games")
+	}
+	_, st, err := LoadGames([]string{dir}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Read != 131737 || st.Unfinished != 413 || st.Illegal != 0 {
+		t.Errorf("%v; SOURCES.md says 131737 games, 413 stopping early, none illegal", st)
+	}
+}
+
+func FuzzReadWTB(f *testing.F) {
+	data, err := os.ReadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data[:16+68*3])
+	f.Add(data[:30])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, games, err := ReadWTB("fuzz", b)
+		if err != nil {
+			return
+		}
+		for _, g := range games {
+			Replay(g.Moves, nil) // must not panic on any move list
+		}
+	})
+}
+
+func FuzzReadTranscripts(f *testing.F) {
+	f.Add([]byte("f5d6c3d3c4f4f6f3e6e7 1\n"))
+	f.Add([]byte("f5f4e3f6d3e2f3d2g4g5 -1\n\nf5d6 0"))
+	f.Add([]byte("pa 1\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		games, err := ReadTranscripts("fuzz", bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		for _, g := range games {
+			Replay(g.Moves, nil)
+		}
+	})
+}
+
+func FuzzReadXOT(f *testing.F) {
+	f.Add([]byte("f5d6c4d3c2b3b4b5\nf5f4g3g6f3g4e3e2\n"))
+	f.Add([]byte("f5d6c4\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ReadXOT("fuzz", bytes.NewReader(b))
+	})
+}
+
+func FuzzReadWTHORNames(f *testing.F) {
+	data, err := os.ReadFile(filepath.Join("testdata", "wth_5.TRN"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, 26)
+	f.Fuzz(func(t *testing.T, b []byte, size int) {
+		if size < 1 || size > 64 {
+			return
+		}
+		ReadWTHORNames("fuzz", b, size)
+	})
+}
