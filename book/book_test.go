@@ -366,11 +366,11 @@ func TestDeviateExtendLearn(t *testing.T) {
 func TestPassPositions(t *testing.T) {
 	// A whole real game with a pass: the position where a side must pass is a book position
 	// whose one move is the pass.
-	games, err := ReadGames("testdata/WTH_1977.wtb")
+	moves, _, err := board.ParseTranscript("f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7paa7a8a1pag1g2h2h1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range games {
+	for _, g := range []Game{{Start: board.Start(), Moves: moves}} {
 		pass := -1
 		for i, m := range g.Moves {
 			if m == board.NoSquare {

@@ -2,7 +2,6 @@ package book
 
 import (
 	"bufio"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -16,20 +15,18 @@ import (
 // Game record readers for building the book: WTHOR .wtb, GGF and plain transcripts. They are
 // small on purpose; the training package owns the full readers.
 
-// ReadGames reads the games of a file, choosing the reader by its extension: .wtb (WTHOR),
-// .ggf (GGF), anything else a transcript per line.
+// ReadGames reads the games of a text file: GGF records when its extension is .ggf, else one
+// transcript per line. (WTHOR .wtb files are read by package train; GameFromMoves turns their
+// move lists into Games.)
 func ReadGames(path string) ([]Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var games []Game
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".wtb":
-		games, err = DecodeWTB(data)
-	case ".ggf":
+	if strings.EqualFold(filepath.Ext(path), ".ggf") {
 		games, err = ParseGGF(string(data))
-	default:
+	} else {
 		games, err = ParseTranscripts(strings.NewReader(string(data)))
 	}
 	if err != nil {
@@ -38,52 +35,26 @@ func ReadGames(path string) ([]Game, error) {
 	return games, nil
 }
 
-// DecodeWTB reads a WTHOR game file: a 16-byte header, then 68-byte records (the moves as
-// 10*row+column, passes not stored, 0 ending the list). A finished game's result is
-// recomputed from its final board; an unfinished one's is taken from the stored black disc
-// count.
-func DecodeWTB(data []byte) ([]Game, error) {
-	if len(data) < 16 {
-		return nil, fmt.Errorf("wthor: %d bytes, shorter than the 16-byte header", len(data))
-	}
-	n := int(binary.LittleEndian.Uint32(data[4:]))
-	if size := data[12]; size != 0 && size != 8 {
-		return nil, fmt.Errorf("wthor: board size %d, want 8", size)
-	}
-	if len(data) != 16+68*n {
-		return nil, fmt.Errorf("wthor: %d bytes for %d games, want %d (truncated or not a .wtb game file)", len(data), n, 16+68*n)
-	}
-	games := make([]Game, 0, n)
-	for i := 0; i < n; i++ {
-		r := data[16+68*i : 16+68*(i+1)]
-		b := board.Start()
-		g := Game{Start: b}
-		for j, c := range r[8:] {
-			if c == 0 {
-				break
-			}
-			row, col := int(c/10), int(c%10)
-			if row < 1 || row > 8 || col < 1 || col > 8 {
-				return nil, fmt.Errorf("wthor: game %d move %d: byte %d is not a square", i+1, j+1, c)
-			}
-			sq := board.SquareAt(col-1, row-1)
-			if b.MustPass() {
-				b.Pass()
-				g.Moves = append(g.Moves, board.NoSquare)
-			}
-			if !b.Play(sq) {
-				return nil, fmt.Errorf("wthor: game %d move %d: %s is not legal", i+1, j+1, sq)
-			}
-			g.Moves = append(g.Moves, sq)
+// GameFromMoves replays a move list without passes (as WTHOR stores games) from the start
+// position, inserting the passes, and gives the result of the final board when the game is
+// over there.
+func GameFromMoves(moves []board.Square) (Game, error) {
+	b := board.Start()
+	g := Game{Start: b, Moves: make([]board.Square, 0, len(moves)+2)}
+	for i, sq := range moves {
+		if b.MustPass() {
+			b.Pass()
+			g.Moves = append(g.Moves, board.NoSquare)
 		}
-		if b.GameOver() {
-			g.Result, g.HasResult = b.BlackScore(), true
-		} else if r[6] <= 64 {
-			g.Result, g.HasResult = 2*int(r[6])-64, true
+		if sq == board.NoSquare || !b.Play(sq) {
+			return Game{}, fmt.Errorf("move %d (%s) is not legal for %s", i+1, sq, b.SideName())
 		}
-		games = append(games, g)
+		g.Moves = append(g.Moves, sq)
 	}
-	return games, nil
+	if b.GameOver() {
+		g.Result, g.HasResult = b.BlackScore(), true
+	}
+	return g, nil
 }
 
 // ParseTranscripts reads one game per line: a transcript from the start position (first

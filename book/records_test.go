@@ -1,67 +1,39 @@
 package book
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/othellogo/othello/board"
 )
 
-func TestDecodeWTB(t *testing.T) {
-	games, err := ReadGames("testdata/WTH_1977.wtb")
+func TestGameFromMoves(t *testing.T) {
+	// A 1977 WTHOR game with two passes, written without them as WTHOR stores it.
+	const withPasses = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7paa7a8a1pag1g2h2h1"
+	moves, final, err := board.ParseTranscript(withPasses)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(games) != 12 {
-		t.Fatalf("%d games, want 12 (SOURCES.md)", len(games))
-	}
-	// Replaying each game's transcript through the board package's own parser gives the same
-	// moves and the recomputed result.
-	for i, g := range games {
-		moves, b, err := board.ParseTranscript(board.Transcript(g.Moves))
-		if err != nil {
-			t.Fatalf("game %d: %v", i+1, err)
-		}
-		if len(moves) != len(g.Moves) {
-			t.Fatalf("game %d: %d moves, transcript parser %d", i+1, len(g.Moves), len(moves))
-		}
-		if b.GameOver() && (!g.HasResult || g.Result != b.BlackScore()) {
-			t.Errorf("game %d: result %d (%v), board %d", i+1, g.Result, g.HasResult, b.BlackScore())
+	var bare []board.Square
+	for _, m := range moves {
+		if m != board.NoSquare {
+			bare = append(bare, m)
 		}
 	}
-	data, _ := os.ReadFile("testdata/WTH_1977.wtb")
-	for _, n := range []int{0, 15, 16 + 68, len(data) - 1} {
-		if _, err := DecodeWTB(data[:n]); err == nil {
-			t.Errorf("truncated to %d bytes: no error", n)
+	g, err := GameFromMoves(bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Moves) != len(moves) || !g.HasResult || g.Result != final.BlackScore() {
+		t.Fatalf("%d moves (want %d), result %d %v (want %d)", len(g.Moves), len(moves), g.Result, g.HasResult, final.BlackScore())
+	}
+	for i := range moves {
+		if g.Moves[i] != moves[i] {
+			t.Fatalf("move %d: %s, want %s", i+1, g.Moves[i], moves[i])
 		}
 	}
-	bad := append([]byte(nil), data...)
-	bad[16+8] = 11 // a1 as the first move
-	if _, err := DecodeWTB(bad); err == nil || !strings.Contains(err.Error(), "not legal") {
-		t.Errorf("illegal first move: %v", err)
-	}
-}
-
-func TestReadAllWTHOR(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: every WTHOR game")
-	}
-	files, _ := filepath.Glob("../../shared/data/wthor/WTH_*.wtb")
-	if len(files) == 0 {
-		t.Skip("../shared is absent")
-	}
-	total := 0
-	for _, f := range files {
-		games, err := ReadGames(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		total += len(games)
-	}
-	if total != 131737 {
-		t.Errorf("%d games, want 131,737 (SOURCES.md)", total)
+	if _, err := GameFromMoves([]board.Square{board.F5, board.A1}); err == nil || !strings.Contains(err.Error(), "move 2") {
+		t.Errorf("illegal move: %v", err)
 	}
 }
 
@@ -119,24 +91,6 @@ func FuzzParseGGF(f *testing.F) {
 				if !b.Play(m) {
 					t.Fatalf("accepted an illegal move %s", m)
 				}
-			}
-		}
-	})
-}
-
-func FuzzDecodeWTB(f *testing.F) {
-	data, _ := os.ReadFile("testdata/WTH_1977.wtb")
-	f.Add(data[:16+68*2])
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		games, err := DecodeWTB(data)
-		if err != nil {
-			return
-		}
-		bk := New()
-		for _, g := range games {
-			if _, err := bk.AddGame(g, 20); err != nil {
-				t.Fatalf("a decoded game does not replay: %v", err)
 			}
 		}
 	})
