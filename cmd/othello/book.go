@@ -151,6 +151,7 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 	path := fs.String("book", "", "book file to create or extend (written atomically)")
 	moves := fs.Int("moves", 20, "add each game's positions up to this many moves")
 	maxGames := fs.Int("games", 0, "use at most this many games (0: all), taken in file order")
+	minGames := fs.Int("min-games", 1, "keep only positions played in at least this many of the games")
 	sf := addBookSearchFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello book build --book FILE [options] GAMES...\n\nAdds the positions of the games (.wtb WTHOR files, .ggf GGF files, or text files with one\ntranscript per line) up to --moves moves, searches every move leaving the book at --depth\nand propagates values by negamax. Ctrl-C keeps what was searched; running the command\nagain goes on from there. Options:\n")
@@ -165,9 +166,9 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 	if err := sf.check(); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 || *moves < 0 || *moves > 60 || *maxGames < 0 {
+	if fs.NArg() == 0 || *moves < 0 || *moves > 60 || *maxGames < 0 || *minGames < 1 {
 		fs.Usage()
-		return exitError{2, fmt.Errorf("want game files, --moves 0-60 and a non-negative --games")}
+		return exitError{2, fmt.Errorf("want game files, --moves 0-60, a non-negative --games and --min-games of at least 1")}
 	}
 	bk, err := loadOrNew(*path)
 	if err != nil {
@@ -184,13 +185,9 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 	if *maxGames > 0 && len(games) > *maxGames {
 		games = games[:*maxGames]
 	}
-	added := 0
-	for i, g := range games {
-		n, err := bk.AddGame(g, *moves)
-		if err != nil {
-			return fmt.Errorf("game %d: %w", i+1, err)
-		}
-		added += n
+	added, err := bk.AddGames(games, *moves, *minGames)
+	if err != nil {
+		return err
 	}
 	env.log.Info().Int("games", len(games)).Int("new_positions", added).Int("positions", bk.Len()).Msg("lines added")
 	return sf.run(env, "book build", func(ctx context.Context, s book.Searcher, opt book.Options) error {

@@ -14,7 +14,7 @@ import (
 func TestBookCommands(t *testing.T) {
 	dir := t.TempDir()
 	bk := filepath.Join(dir, "t.book")
-	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--depth", "2", "--tt", "1", "testdata/book-games.txt", "testdata/WTH_1977.wtb")
+	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--min-games", "2", "--depth", "2", "--tt", "1", "testdata/book-games.txt", "testdata/WTH_1977.wtb")
 	if code != 0 || !strings.Contains(out, "leaves searched") {
 		t.Fatalf("build: code %d\n%s\n%s", code, out, errOut)
 	}
