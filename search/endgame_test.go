@@ -72,7 +72,7 @@ func solverVariants() map[string]SolverOptions {
 func TestSolverMatchesMinimax(t *testing.T) {
 	n, maxEmpties := 3000, 12
 	if testing.Short() {
-		n, maxEmpties = 400, 10
+		n, maxEmpties = 200, 10
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	type pos struct {
@@ -270,7 +270,7 @@ func TestFFO20to39(t *testing.T) {
 	s := NewSolver(32)
 	max := 99
 	if testing.Short() {
-		max = 20
+		max = 19 // FFO #20-#25
 	}
 	solveProblems(t, s, ffoProblems(t, "20-39"), 20, max)
 }
