@@ -349,3 +349,18 @@ func BenchmarkSolverFeatures(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) { benchmarkFFO(b, "20-39", 20, numbers, opt) })
 	}
 }
+
+// TestSolverAllocatesNothingPerNode: the search below the root allocates nothing (Solve itself
+// allocates only the PV it returns).
+func TestSolverAllocatesNothingPerNode(t *testing.T) {
+	b := ffoProblems(t, "1-19")[0].Board
+	s := NewSolver(4)
+	empties := b.NumEmpties()
+	allocs := testing.AllocsPerRun(3, func() {
+		s.ClearTable()
+		s.search(b.P, b.O, -65, 65, empties, s.rootParity(b.P, b.O))
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per solve", allocs)
+	}
+}
