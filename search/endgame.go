@@ -231,8 +231,15 @@ func (s *Solver) guess(p, o uint64, empties int) int {
 func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	var list moveList
 	s.genMoves(&list, p, o, empties, s.rootParity(p, o), noMove)
+	ttMove := noMove
 	if e := s.ttEntry(p, o, empties); e != nil && e.move != noMove {
-		list.promote(int(e.move))
+		ttMove = int(e.move)
+	}
+	if empties >= s.sortDeep {
+		s.sortByShallowSearch(&list, p, o, ttMove)
+	}
+	if ttMove != noMove {
+		list.promote(ttMove)
 	}
 	best, bestMove := -inf, noMove
 	a := alpha

@@ -335,7 +335,7 @@ func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
 			continue
 		}
 		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
-		v := -shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
+		v := -s.shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
 		m.score = int32(v)*16 + m.score/8
 	}
 }
@@ -350,23 +350,31 @@ func orderingEval(p, o uint64) int {
 	return v
 }
 
-// shallow is a fixed-depth alpha-beta over orderingEval.
-func shallow(p, o uint64, alpha, beta, depth int) int {
+// orderValue scores a position for the ordering search, from p's view. This is where the
+// pattern evaluation plugs in: give the Solver a concrete *eval.Evaluator field and return its
+// score here when it is set. The solver stays exact whatever this returns; only the order of
+// the moves, hence the node count, depends on it.
+func (s *Solver) orderValue(p, o uint64) int {
+	return orderingEval(p, o)
+}
+
+// shallow is a fixed-depth alpha-beta over orderValue.
+func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 	if depth <= 0 {
-		return orderingEval(p, o)
+		return s.orderValue(p, o)
 	}
 	moves := board.LegalMoves(p, o)
 	if moves == 0 {
 		if board.LegalMoves(o, p) == 0 {
 			return finalScore(p, o) * 1024
 		}
-		return -shallow(o, p, -beta, -alpha, depth-1)
+		return -s.shallow(o, p, -beta, -alpha, depth-1)
 	}
 	best := -1 << 30
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
-		v := -shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		v := -s.shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
 		if v > best {
 			best = v
 			if v > alpha {

@@ -72,7 +72,7 @@ func solverVariants() map[string]SolverOptions {
 func TestSolverMatchesMinimax(t *testing.T) {
 	n, maxEmpties := 3000, 12
 	if testing.Short() {
-		n, maxEmpties = 400, 10
+		n, maxEmpties = 200, 10
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	type pos struct {
@@ -270,7 +270,7 @@ func TestFFO20to39(t *testing.T) {
 	s := NewSolver(32)
 	max := 99
 	if testing.Short() {
-		max = 20
+		max = 19 // FFO #20-#25
 	}
 	solveProblems(t, s, ffoProblems(t, "20-39"), 20, max)
 }
@@ -347,5 +347,20 @@ func BenchmarkSolverFeatures(b *testing.B) {
 		opt := all
 		v.off(&opt)
 		b.Run(v.name, func(b *testing.B) { benchmarkFFO(b, "20-39", 20, numbers, opt) })
+	}
+}
+
+// TestSolverAllocatesNothingPerNode: the search below the root allocates nothing (Solve itself
+// allocates only the PV it returns).
+func TestSolverAllocatesNothingPerNode(t *testing.T) {
+	b := ffoProblems(t, "1-19")[0].Board
+	s := NewSolver(4)
+	empties := b.NumEmpties()
+	allocs := testing.AllocsPerRun(3, func() {
+		s.ClearTable()
+		s.search(b.P, b.O, -65, 65, empties, s.rootParity(b.P, b.O))
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per solve", allocs)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package search
 
 import (
@@ -14,6 +16,10 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// TestTune compares solver knobs on FFO #26-#37 and #40-#42 (nodes and process CPU time, which
+// is steadier than the wall clock on a loaded machine). It runs only when asked:
+//
+//	TUNE=base,tt12,etc14 go test -run Tune -v ./search
 func TestTune(t *testing.T) {
 	if os.Getenv("TUNE") == "" {
 		t.Skip()
