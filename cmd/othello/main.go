@@ -34,6 +34,7 @@ func commands() map[string]command {
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
 		"train":   {"fit the evaluation weights to game files", cmdTrain},
 		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
+		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
 		"version": {"print the engine version", cmdVersion},
 	}
 }

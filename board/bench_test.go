@@ -1,0 +1,105 @@
+package board
+
+import (
+	"math/bits"
+	"testing"
+)
+
+// benchPositions are midgame positions from the fixture games (after 20 moves).
+func benchPositions(b *testing.B) []Board {
+	b.Helper()
+	games := []string{
+		"f5d6c3d3c4f4f6f3g4g3e6b3f2e3e2c5c6e7c7h4",
+		"f5f6e6f4g5d6f3g6c5c4d3e3c6c3e2b4b6b5f7g4",
+		"f5d6c5f4d3g5e6f6g3f3e3e2g4f2c7h4d2c1e1h3",
+		"f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1f3f6",
+	}
+	var out []Board
+	for _, g := range games {
+		_, pos, err := ParseTranscript(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, pos)
+	}
+	return out
+}
+
+func BenchmarkLegalMoves(b *testing.B) {
+	pos := benchPositions(b)
+	var sink uint64
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		sink += LegalMoves(p.P, p.O)
+	}
+	_ = sink
+}
+
+func BenchmarkLineLegalMoves(b *testing.B) {
+	pos := benchPositions(b)
+	var sink uint64
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		sink += LineLegalMoves(&p.Lines, p.BlackToMove)
+	}
+	_ = sink
+}
+
+// The flip benchmarks compute the flips of every legal move of the position; ns/op is per
+// position, and the metric flips/s is per move.
+func BenchmarkFlipsBitboard(b *testing.B) {
+	pos := benchPositions(b)
+	var sink uint64
+	moves := 0
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		for m := LegalMoves(p.P, p.O); m != 0; m &= m - 1 {
+			sink += Flips(p.P, p.O, Square(bits.TrailingZeros64(m)))
+			moves++
+		}
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds()/1e6, "Mflips/s")
+	_ = sink
+}
+
+func BenchmarkFlipsLineTable(b *testing.B) {
+	pos := benchPositions(b)
+	var sink uint64
+	moves := 0
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		for m := LegalMoves(p.P, p.O); m != 0; m &= m - 1 {
+			sink += LineFlips(&p.Lines, Square(bits.TrailingZeros64(m)), p.BlackToMove)
+			moves++
+		}
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds()/1e6, "Mflips/s")
+	_ = sink
+}
+
+// BenchmarkMakeUnmake plays and takes back every legal move, line indices included.
+func BenchmarkMakeUnmake(b *testing.B) {
+	pos := benchPositions(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		for m := p.LegalMoves(); m != 0; m &= m - 1 {
+			u := p.Make(FirstSquare(m))
+			p.Unmake(u)
+		}
+	}
+}
+
+func BenchmarkPerft8(b *testing.B) {
+	s := Start()
+	var n uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		n += Perft(s.P, s.O, 8)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mleaves/s")
+}

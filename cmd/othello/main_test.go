@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCmd runs the binary's entry point in-process and returns exit code, stdout and stderr.
+func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestHelpAndUnknown(t *testing.T) {
+	code, out, _ := runCmd(t, "", "help")
+	if code != 0 || !strings.Contains(out, "perft") {
+		t.Errorf("help: code %d, output %q", code, out)
+	}
+	code, _, errOut := runCmd(t, "", "frobnicate")
+	if code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("unknown command: code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestPerftCommand(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "perft", "6")
+	if code != 0 {
+		t.Fatalf("perft 6: code %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "perft  6           8200 leaves") {
+		t.Errorf("perft 6 output:\n%s", out)
+	}
+	code, out, _ = runCmd(t, "", "perft", "--moves", "f5d6", "2")
+	if code != 0 || !strings.Contains(out, "perft  1") {
+		t.Errorf("perft with moves: code %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{
+		{"perft"},
+		{"perft", "x"},
+		{"perft", "-3"},
+		{"perft", "--position", "garbage", "3"},
+		{"perft", "--moves", "f5f5", "3"},
+	} {
+		code, _, errOut := runCmd(t, "", bad...)
+		if code != 2 || errOut == "" {
+			t.Errorf("%v: code %d, stderr %q; want a usage error", bad, code, errOut)
+		}
+	}
+}
+
+func TestConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "othello.toml")
+	if err := os.WriteFile(cfg, []byte("[perft]\nmoves = \"f5d6c3\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "", "-config", cfg, "perft", "1")
+	if code != 0 || !strings.Contains(out, "empties 57") {
+		t.Errorf("config defaults not applied: code %d, stderr %q\n%s", code, errOut, out)
+	}
+	// The command line wins over the file.
+	code, out, _ = runCmd(t, "", "-config", cfg, "perft", "--moves", "f5", "1")
+	if code != 0 || !strings.Contains(out, "empties 59") {
+		t.Errorf("flag did not override config:\n%s", out)
+	}
+	if err := os.WriteFile(cfg, []byte("[perft]\nmovez = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCmd(t, "", "-config", cfg, "perft", "1")
+	if code != 2 || !strings.Contains(errOut, "unknown option \"movez\"") {
+		t.Errorf("unknown config key: code %d, stderr %q", code, errOut)
+	}
+	if err := os.WriteFile(cfg, []byte("[perft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCmd(t, "", "-config", cfg, "perft", "1")
+	if code != 2 || !strings.Contains(errOut, "config") {
+		t.Errorf("broken config: code %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runCmd(t, "", "-config", filepath.Join(dir, "missing.toml"), "perft", "1")
+	if code != 2 || !strings.Contains(errOut, "missing.toml") {
+		t.Errorf("missing config: code %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,24 @@
+// Package search owns the engine's searches: the midgame search and the exact endgame solver.
+//
+// The endgame solver (Solver, endgame*.go, endtt.go) proves the exact final disc difference, or
+// only win/loss/draw, of positions with up to about 30 empty squares. It follows the classic
+// design of the strong bitboard solvers (Edax, Egaroucid, and before them Buro's Logistello and
+// Gunnar Andersson's Zebra):
+//
+//   - negascout (principal variation search) with fail-soft bounds, so that every null-window
+//     probe still returns a usable bound;
+//   - move ordering by fewest opponent replies ("fastest first", Buro's mobility heuristic) with
+//     bonuses for corners and for moves into regions (quadrants) with an odd number of empty
+//     squares ("parity"); near the leaves only the cheap parity order;
+//   - a transposition table keyed by the exact pair of bitboards (no false hits), used only
+//     far enough from the leaves for a probe to pay for itself;
+//   - stability cutoffs: discs of the opponent that can never flip bound the score from above,
+//     which proves fail-lows without searching;
+//   - hand-written code for the last four empty squares, and for the very last one a flip count
+//     read from per-line tables without making the move;
+//   - aspiration at the root: a wide solve starts with narrow windows around a guess and widens
+//     them only as far as the proof needs.
+//
+// All per-search state lives in a Solver; there is no package-level mutable state. The tables
+// read by the hot paths are built once at init.
+package search

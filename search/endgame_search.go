@@ -1,0 +1,364 @@
+package search
+
+import (
+	"math/bits"
+
+	"github.com/othellogo/othello/board"
+)
+
+// The endgame search proper: search dispatches on the number of empties to deep (table,
+// stability, full move ordering), mid (no table, cheap ordering) and the last-4 code.
+
+// endMove is one move of a move list: its square, its flips and its ordering score.
+type endMove struct {
+	flips uint64
+	sq    int32
+	score int32
+}
+
+// moveList is a fixed-size move list; Othello positions have at most 33 legal moves.
+type moveList struct {
+	n int
+	m [34]endMove
+}
+
+// selectBest moves the best-scored move of m[i:] to m[i] (selection sort: cutoffs usually
+// come early, so sorting the whole list would be wasted).
+func (l *moveList) selectBest(i int) {
+	b := i
+	for j := i + 1; j < l.n; j++ {
+		if l.m[j].score > l.m[b].score {
+			b = j
+		}
+	}
+	l.m[i], l.m[b] = l.m[b], l.m[i]
+}
+
+// promote gives sq the best score of the list.
+func (l *moveList) promote(sq int) {
+	for j := 0; j < l.n; j++ {
+		if int(l.m[j].sq) == sq {
+			l.m[j].score = 1 << 30
+		}
+	}
+}
+
+const corners = 0x8100000000000081
+
+// squareValue is a small static bonus per square for the ordering: corners first, the squares
+// next to an empty corner last.
+var squareValue = [64]int32{
+	18, 4, 16, 12, 12, 16, 4, 18,
+	4, 2, 6, 8, 8, 6, 2, 4,
+	16, 6, 14, 10, 10, 14, 6, 16,
+	12, 8, 10, 0, 0, 10, 8, 12,
+	12, 8, 10, 0, 0, 10, 8, 12,
+	16, 6, 14, 10, 10, 14, 6, 16,
+	4, 2, 6, 8, 8, 6, 2, 4,
+	18, 4, 16, 12, 12, 16, 4, 18,
+}
+
+// genMoves fills l with the legal moves of p, scored for fastest-first order: fewest
+// (corner-weighted) opponent replies, then parity, corners and the static square value.
+func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, ttMove int) {
+	l.n = 0
+	for moves := board.LegalMoves(p, o); moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(p, o, sq)
+		np, no := o^f, p|f|1<<uint(sq)
+		m := &l.m[l.n]
+		l.n++
+		m.sq, m.flips = int32(sq), f
+		if sq == ttMove {
+			m.score = 1 << 30
+			continue
+		}
+		rep := board.LegalMoves(np, no)
+		score := squareValue[sq] - 64*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
+		score -= 8 * int32(potentialMobility(np, no))
+		if s.opt.Parity && parity&quadrant[sq] != 0 {
+			score += 24
+		}
+		m.score = score
+	}
+}
+
+// potentialMobility counts the empty squares next to p's opponent o... here: next to the
+// discs of no, where np (to move) could later play.
+func potentialMobility(np, no uint64) int {
+	const notA, notH = 0xFEFEFEFEFEFEFEFE, 0x7F7F7F7F7F7F7F7F
+	x := no
+	adj := (x<<1)&notA | (x>>1)&notH | x<<8 | x>>8 | (x<<9)&notA | (x>>9)&notH | (x<<7)&notH | (x>>7)&notA
+	return bits.OnesCount64(adj &^ (np | no))
+}
+
+// search dispatches on the number of empties.
+func (s *Solver) search(p, o uint64, alpha, beta, empties int, parity uint) int {
+	if empties >= s.ttMin {
+		return s.deep(p, o, alpha, beta, empties, parity)
+	}
+	if empties > 4 || !s.opt.Last4 {
+		return s.mid(p, o, alpha, beta, empties, parity)
+	}
+	return s.last(p, o, alpha, beta, empties)
+}
+
+// last solves positions with at most 4 empties with the hand-written code.
+func (s *Solver) last(p, o uint64, alpha, beta, empties int) int {
+	e := ^(p | o)
+	switch empties {
+	case 4:
+		return s.solve4(p, o, alpha, beta)
+	case 3:
+		x1 := bits.TrailingZeros64(e)
+		e &= e - 1
+		x2 := bits.TrailingZeros64(e)
+		e &= e - 1
+		return s.solve3(p, o, alpha, beta, x1, x2, bits.TrailingZeros64(e))
+	case 2:
+		x1 := bits.TrailingZeros64(e)
+		e &= e - 1
+		return s.solve2(p, o, alpha, beta, x1, bits.TrailingZeros64(e))
+	case 1:
+		s.nodes++
+		return solve1(p, bits.TrailingZeros64(e))
+	}
+	return finalScore(p, o)
+}
+
+// stabilityCutoff reports whether the opponent's stable discs prove score <= alpha, with the
+// bound. It is only tried when alpha is high enough for a proof to be likely.
+func (s *Solver) stabilityCutoff(p, o uint64, alpha int) (int, bool) {
+	if !s.opt.Stability || alpha < stabilityThreshold {
+		return 0, false
+	}
+	bound := 64 - 2*stableCount(o, p)
+	return bound, bound <= alpha
+}
+
+// stabilityThreshold: below this alpha the opponent would need too many stable discs for a
+// cutoff to be found often enough to pay for the test.
+const stabilityThreshold = 8
+
+// deep is the negascout of nodes far from the leaves: stability cutoff, table, fastest-first.
+func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
+	s.nodes++
+	if s.nodes >= s.nextPoll {
+		s.poll()
+	}
+	if s.stopped {
+		return 0
+	}
+	if v, ok := s.stabilityCutoff(p, o, alpha); ok {
+		return v
+	}
+	ttMove := noMove
+	if s.opt.Table {
+		if e := s.tt.probe(p, o); e != nil {
+			lo, hi := int(e.lower), int(e.upper)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha || lo == hi {
+				return hi
+			}
+			alpha, beta = max(alpha, lo), min(beta, hi)
+			ttMove = int(e.move)
+		}
+	}
+	list := &s.lists[empties]
+	s.genMoves(list, p, o, empties, parity, ttMove)
+	if empties >= s.sortDeep {
+		s.sortByShallowSearch(list, p, o, ttMove)
+	}
+	if list.n == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o)
+		}
+		return -s.deep(o, p, -beta, -alpha, empties, parity)
+	}
+	best, bestMove := -inf, noMove
+	a := alpha
+	for i := 0; i < list.n; i++ {
+		list.selectBest(i)
+		m := &list.m[i]
+		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
+		q := parity ^ quadrant[m.sq]
+		var v int
+		if i == 0 {
+			v = -s.search(np, no, -beta, -a, empties-1, q)
+		} else {
+			v = -s.search(np, no, -a-1, -a, empties-1, q)
+			if v > a && v < beta {
+				v = -s.search(np, no, -beta, -v, empties-1, q)
+			}
+		}
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v > a {
+				bestMove = int(m.sq)
+				a = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	if s.opt.Table {
+		s.tt.store(p, o, empties, alpha, beta, best, bestMove)
+	}
+	return best
+}
+
+func (s *Solver) poll() {
+	s.nextPoll = s.nodes + pollNodes
+	s.progress.Store(s.nodes)
+	if s.stop != nil && s.stop.Load() {
+		s.stopped = true
+	}
+}
+
+// midOrderEmpties: from this many empties on, mid sorts the moves fastest-first; below it the
+// parity order is cheaper than the nodes it saves.
+const midOrderEmpties = 7
+
+// mid is the alpha-beta (fail-soft) of nodes between the table and the last-4 code.
+func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
+	if empties <= 4 && s.opt.Last4 {
+		return s.last(p, o, alpha, beta, empties)
+	}
+	if empties == 0 {
+		return finalScore(p, o)
+	}
+	s.nodes++
+	if empties >= s.midOrder {
+		if v, ok := s.stabilityCutoff(p, o, alpha); ok {
+			return v
+		}
+		list := &s.lists[empties]
+		s.genMoves(list, p, o, empties, parity, noMove)
+		if list.n == 0 {
+			if board.LegalMoves(o, p) == 0 {
+				return finalScore(p, o)
+			}
+			return -s.mid(o, p, -beta, -alpha, empties, parity)
+		}
+		best := -inf
+		for i := 0; i < list.n; i++ {
+			list.selectBest(i)
+			m := &list.m[i]
+			v := -s.mid(o^m.flips, p|m.flips|1<<uint(m.sq), -beta, -alpha, empties-1, parity^quadrant[m.sq])
+			if v > best {
+				best = v
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						return v
+					}
+				}
+			}
+		}
+		return best
+	}
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o)
+		}
+		return -s.mid(o, p, -beta, -alpha, empties, parity)
+	}
+	best := -inf
+	// Moves in odd regions first, then the others.
+	first := moves
+	if s.opt.Parity {
+		var odd uint64
+		for q := 0; q < 4; q++ {
+			if parity&(1<<uint(q)) != 0 {
+				odd |= quadrantMask[q]
+			}
+		}
+		first = moves & odd
+	}
+	for pass := 0; pass < 2; pass++ {
+		ms := first
+		if pass == 1 {
+			ms = moves &^ first
+		}
+		for ; ms != 0; ms &= ms - 1 {
+			sq := bits.TrailingZeros64(ms)
+			f := flips(p, o, sq)
+			v := -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
+			if v > best {
+				best = v
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// quadrantMask[q] is the 4x4 corner region whose bit in quadrant[] is 1<<q.
+var quadrantMask = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
+
+// sortByShallowSearch rescores the moves of a node far from the leaves by a shallow search
+// with the mobility evaluation (the fallback until a pattern evaluation is plugged in), which
+// sees further than the replies counted by genMoves.
+func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
+	for i := 0; i < l.n; i++ {
+		m := &l.m[i]
+		if int(m.sq) == ttMove {
+			continue
+		}
+		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
+		v := -shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
+		m.score = int32(v)*16 + m.score/8
+	}
+}
+
+// mobilityEval is the fallback evaluation: corner-weighted mobility and potential mobility,
+// and corners held, from p's view.
+func mobilityEval(p, o uint64) int {
+	mp, mo := board.LegalMoves(p, o), board.LegalMoves(o, p)
+	v := 8 * (bits.OnesCount64(mp) + bits.OnesCount64(mp&corners) - bits.OnesCount64(mo) - bits.OnesCount64(mo&corners))
+	v += 2 * (potentialMobility(o, p) - potentialMobility(p, o))
+	v += 24 * (bits.OnesCount64(p&corners) - bits.OnesCount64(o&corners))
+	return v
+}
+
+// shallow is a fixed-depth alpha-beta over mobilityEval.
+func shallow(p, o uint64, alpha, beta, depth int) int {
+	if depth <= 0 {
+		return mobilityEval(p, o)
+	}
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o) * 1024
+		}
+		return -shallow(o, p, -beta, -alpha, depth-1)
+	}
+	best := -1 << 30
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(p, o, sq)
+		v := -shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,326 @@
+package search
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"unsafe"
+
+	"github.com/othellogo/othello/board"
+)
+
+// minimax is the plain reference: full negamax over every legal move, no pruning.
+func minimax(p, o uint64) int {
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return board.DiscDiff(p, o)
+		}
+		return -minimax(o, p)
+	}
+	best := -inf
+	for ; moves != 0; moves &= moves - 1 {
+		sq := board.FirstSquare(moves)
+		f := board.Flips(p, o, sq)
+		best = max(best, -minimax(o^f, p|f|sq.Bit()))
+	}
+	return best
+}
+
+// randomPosition plays random moves from the start until empties squares are left (or the
+// game ends earlier, then the caller retries).
+func randomPosition(r *rand.Rand, empties int) (p, o uint64, ok bool) {
+	b := board.Start()
+	p, o = b.P, b.O
+	for bits.OnesCount64(^(p | o)) > empties {
+		moves := board.LegalMoves(p, o)
+		if moves == 0 {
+			if board.LegalMoves(o, p) == 0 {
+				return 0, 0, false
+			}
+			p, o = o, p
+			continue
+		}
+		n := r.IntN(bits.OnesCount64(moves))
+		for ; n > 0; n-- {
+			moves &= moves - 1
+		}
+		sq := board.FirstSquare(moves)
+		f := board.Flips(p, o, sq)
+		p, o = o^f, p|f|sq.Bit()
+	}
+	return p, o, true
+}
+
+func solverVariants() map[string]SolverOptions {
+	all := DefaultSolverOptions(4)
+	all.TableEmpties = 6 // reach the table code in small positions too
+	noTable := all
+	noTable.Table = false
+	noStab := all
+	noStab.Stability = false
+	noPar := all
+	noPar.Parity = false
+	noLast := all
+	noLast.Last4 = false
+	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast}
+}
+
+// TestSolverMatchesMinimax compares exact scores and fail-soft bounds with plain minimax on
+// random positions, for every feature switch.
+func TestSolverMatchesMinimax(t *testing.T) {
+	n, maxEmpties := 3000, 12
+	if testing.Short() {
+		n, maxEmpties = 400, 10
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	type pos struct {
+		p, o  uint64
+		score int
+	}
+	var cases []pos
+	for len(cases) < n {
+		e := 1 + r.IntN(maxEmpties)
+		if e > 10 && r.IntN(4) != 0 {
+			e = 1 + r.IntN(10) // fewer of the costly ones
+		}
+		p, o, ok := randomPosition(r, e)
+		if !ok {
+			continue
+		}
+		cases = append(cases, pos{p, o, minimax(p, o)})
+	}
+	for name, opt := range solverVariants() {
+		s := NewSolverWith(opt)
+		for i, c := range cases {
+			res := s.Solve(c.p, c.o, -64, 64)
+			if res.Score != c.score {
+				t.Fatalf("%s: case %d (%s): score %d, minimax %d", name, i, obf(c.p, c.o), res.Score, c.score)
+			}
+			checkPV(t, c.p, c.o, res)
+			// A random window: fail-soft bounds must hold.
+			a := r.IntN(129) - 64
+			b := a + 1 + r.IntN(20)
+			v := s.Solve(c.p, c.o, a, b).Score
+			switch {
+			case v <= a && c.score > v, v >= b && c.score < v, v > a && v < b && v != c.score:
+				t.Fatalf("%s: case %d (%s): window (%d,%d) gave %d, exact %d", name, i, obf(c.p, c.o), a, b, v, c.score)
+			}
+		}
+	}
+}
+
+// checkPV replays the PV and checks that it is legal and ends with the solved score.
+func checkPV(t *testing.T, p, o uint64, res SolveResult) {
+	t.Helper()
+	score := res.Score
+	sign := 1
+	for i, sq := range res.PV {
+		if sq == board.NoSquare {
+			if board.LegalMoves(p, o) != 0 {
+				t.Fatalf("PV %v: pass at ply %d with legal moves", res.PV, i)
+			}
+		} else {
+			if board.LegalMoves(p, o)&sq.Bit() == 0 {
+				t.Fatalf("PV %v: illegal move at ply %d", res.PV, i)
+			}
+			f := board.Flips(p, o, sq)
+			p, o = p|f|sq.Bit(), o^f
+		}
+		p, o = o, p
+		sign = -sign
+	}
+	if board.LegalMoves(p, o) != 0 || board.LegalMoves(o, p) != 0 {
+		t.Fatalf("PV %v does not end the game", res.PV)
+	}
+	if got := sign * board.DiscDiff(p, o); got != score {
+		t.Fatalf("PV %v ends at %d, score %d", res.PV, got, score)
+	}
+	if len(res.PV) > 0 && res.PV[0] != res.Move && !(res.Move == board.NoSquare) {
+		t.Fatalf("PV %v does not start with the move %v", res.PV, res.Move)
+	}
+}
+
+func obf(p, o uint64) string {
+	b := board.FromColors(p, o, true)
+	return b.OBF()
+}
+
+func TestEndEntrySize(t *testing.T) {
+	if s := unsafe.Sizeof(endEntry{}); s != 24 {
+		t.Fatalf("endEntry is %d bytes, want 24", s)
+	}
+}
+
+// TestLastFlips checks the table flip count of a last move against board.Flips.
+func TestLastFlips(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		sq := r.IntN(64)
+		p := r.Uint64() &^ (1 << uint(sq))
+		o := ^p &^ (1 << uint(sq))
+		want := bits.OnesCount64(board.Flips(p, o, board.Square(sq)))
+		if got := lastFlips(p, sq); got != want {
+			t.Fatalf("sq %v p %x: lastFlips %d, Flips %d", board.Square(sq), p, got, want)
+		}
+	}
+}
+
+// TestStableDiscs checks on random positions near the end that no disc called stable ever
+// flips in a random continuation.
+func TestStableDiscs(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 3000; i++ {
+		p, o, ok := randomPosition(r, 4+r.IntN(30))
+		if !ok {
+			continue
+		}
+		sp, so := stableDiscs(p, o), stableDiscs(o, p)
+		if sp&^p != 0 || so&^o != 0 {
+			t.Fatalf("stable discs outside the side's discs")
+		}
+		// Play out randomly, checking that stable discs keep their colour.
+		black, white := p, o
+		turn := true
+		for k := 0; k < 64; k++ {
+			me, you := black, white
+			if !turn {
+				me, you = white, black
+			}
+			moves := board.LegalMoves(me, you)
+			if moves == 0 {
+				if board.LegalMoves(you, me) == 0 {
+					break
+				}
+				turn = !turn
+				continue
+			}
+			n := r.IntN(bits.OnesCount64(moves))
+			for ; n > 0; n-- {
+				moves &= moves - 1
+			}
+			sq := board.FirstSquare(moves)
+			f := board.Flips(me, you, sq)
+			me, you = me|f|sq.Bit(), you^f
+			if turn {
+				black, white = me, you
+			} else {
+				white, black = me, you
+			}
+			turn = !turn
+			if black&sp != sp || white&so != so {
+				t.Fatalf("%s: a stable disc flipped", obf(p, o))
+			}
+		}
+	}
+}
+
+// ffoProblems loads testdata/fforum-<name>.obf.
+func ffoProblems(tb testing.TB, name string) []Problem {
+	tb.Helper()
+	f, err := os.Open("testdata/fforum-" + name + ".obf")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	ps, err := ParseProblems(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ps
+}
+
+func solveProblems(t *testing.T, s *Solver, ps []Problem, first, maxEmpties int) {
+	for i, pr := range ps {
+		b := pr.Board
+		if b.NumEmpties() > maxEmpties {
+			continue
+		}
+		want, _ := pr.Best()
+		res := s.Solve(b.P, b.O, -64, 64)
+		if res.Score != want {
+			t.Errorf("FFO #%d: score %d, want %d", first+i, res.Score, want)
+			continue
+		}
+		ok := false
+		for _, m := range pr.Scores {
+			if m.Move == res.Move && m.Score == want {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("FFO #%d: move %v is not a best move", first+i, res.Move)
+		}
+		checkPV(t, b.P, b.O, res)
+		t.Logf("FFO #%d: %d empties, %v %+d, %d nodes", first+i, b.NumEmpties(), res.Move, res.Score, res.Nodes)
+	}
+}
+
+func TestFFO1to19(t *testing.T) {
+	s := NewSolver(16)
+	max := 99
+	if testing.Short() {
+		max = 20
+	}
+	solveProblems(t, s, ffoProblems(t, "1-19"), 1, max)
+}
+
+func TestFFO20to39(t *testing.T) {
+	s := NewSolver(32)
+	max := 99
+	if testing.Short() {
+		max = 20
+	}
+	solveProblems(t, s, ffoProblems(t, "20-39"), 20, max)
+}
+
+// benchmarkFFO solves the listed FFO positions of one file (numbers as in the file name) with
+// a fresh table each iteration, reporting nodes and nodes per second.
+func benchmarkFFO(b *testing.B, file string, first int, numbers []int, opt SolverOptions) {
+	ps := ffoProblems(b, file)
+	s := NewSolverWith(opt)
+	var nodes uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, n := range numbers {
+			s.ClearTable()
+			pr := ps[n-first]
+			res := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+			if want, _ := pr.Best(); res.Score != want {
+				b.Fatalf("FFO #%d: score %d, want %d", n, res.Score, want)
+			}
+			nodes += res.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+}
+
+// BenchmarkFFO20s is the 20-empties group of FFO #20-#39: seconds per run.
+func BenchmarkFFO20s(b *testing.B) {
+	benchmarkFFO(b, "20-39", 20, []int{26, 27, 28, 29, 30, 31, 32, 33, 34}, DefaultSolverOptions(64))
+}
+
+// BenchmarkFFO40s is FFO #40-#44 (20 to 23 empties).
+func BenchmarkFFO40s(b *testing.B) {
+	benchmarkFFO(b, "40-59", 40, []int{40, 41, 42, 43, 44}, DefaultSolverOptions(64))
+}
+
+// TestFlipsMatchesBoard checks the solver's flips against board.Flips on random boards.
+func TestFlipsMatchesBoard(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 200000; i++ {
+		a, b := r.Uint64(), r.Uint64()
+		p, o := a&^b, b&^a
+		if r.IntN(2) == 0 {
+			p, o = a&b, ^(a | b)
+		}
+		sq := r.IntN(64)
+		p &^= 1 << uint(sq)
+		o &^= 1 << uint(sq)
+		if got, want := flips(p, o, sq), board.Flips(p, o, board.Square(sq)); got != want {
+			t.Fatalf("p %x o %x sq %v: flips %x, board.Flips %x", p, o, board.Square(sq), got, want)
+		}
+	}
+}

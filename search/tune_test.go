@@ -1,0 +1,64 @@
+package search
+
+import (
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func TestTune(t *testing.T) {
+	if os.Getenv("TUNE") == "" {
+		t.Skip()
+	}
+	ps := ffoProblems(t, "20-39")
+	ps2 := ffoProblems(t, "40-59")
+	set := []Problem{}
+	for _, n := range []int{26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37} {
+		set = append(set, ps[n-20])
+	}
+	for _, n := range []int{40, 41, 42} {
+		set = append(set, ps2[n-40])
+	}
+	base := DefaultSolverOptions(64)
+	variants := map[string]func(*SolverOptions){
+		"base":  func(o *SolverOptions) {},
+		"tt10":  func(o *SolverOptions) { o.TableEmpties = 10 },
+		"tt12":  func(o *SolverOptions) { o.TableEmpties = 12 },
+		"tt13":  func(o *SolverOptions) { o.TableEmpties = 13 },
+		"mo6":   func(o *SolverOptions) { o.midOrderEmpties = 6 },
+		"mo8":   func(o *SolverOptions) { o.midOrderEmpties = 8 },
+		"asp2":  func(o *SolverOptions) { o.aspStep = 2 },
+		"asp4":  func(o *SolverOptions) { o.aspStep = 4 },
+		"s14d1": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 1 },
+		"s14d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 2 },
+		"s16d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
+		"s16d3": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
+		"s12d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
+		"asp16": func(o *SolverOptions) { o.aspStep = 16 },
+	}
+	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
+		opt := base
+		variants[name](&opt)
+		s := NewSolverWith(opt)
+		var nodes uint64
+		start := cpuTime()
+		for _, pr := range set {
+			s.ClearTable()
+			res := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+			if w, _ := pr.Best(); w != res.Score {
+				t.Fatal("wrong")
+			}
+			nodes += res.Nodes
+		}
+		el := cpuTime() - start
+		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
+	}
+}
