@@ -23,7 +23,7 @@ const (
 	// pattern evaluation, so it is off; Config.EvalOrderHeight turns it on for measurements.
 	defaultEvalOrderHeight = 99
 	maxPly                 = 128
-	maxMoves               = 32 // an Othello position has at most 33 legal moves; 32 is enough in play
+	maxMoves               = 34 // no reachable position has more than 33 legal moves
 	scoreInf               = 32000
 	pollInterval           = 4096 // poll the stop conditions every this many nodes
 )

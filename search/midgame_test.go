@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // minimax is the plain negamax reference: no pruning, no tables, same leaves and pass rule.
@@ -311,5 +312,48 @@ func TestEnginesInParallel(t *testing.T) {
 	wg.Wait()
 	if res[0].Move != res[1].Move || res[0].Score != res[1].Score || res[0].Nodes != res[1].Nodes {
 		t.Fatalf("two identical searches differ: %+v vs %+v", res[0], res[1])
+	}
+}
+
+// patternMinimax is the plain negamax reference with the pattern evaluation at the leaves.
+func patternMinimax(ev *eval.Evaluator, b *board.Board, h int) int {
+	if h == 0 {
+		return ev.Eval(b)
+	}
+	moves := b.LegalMoves()
+	if moves == 0 {
+		if board.LegalMoves(b.O, b.P) == 0 {
+			return board.DiscDiff(b.P, b.O) * eval.Scale
+		}
+		b.Pass()
+		v := -patternMinimax(ev, b, h)
+		b.Pass()
+		return v
+	}
+	best := -scoreInf
+	for m := moves; m != 0; m &= m - 1 {
+		u := b.Make(board.FirstSquare(m))
+		v := -patternMinimax(ev, b, h-1)
+		b.Unmake(u)
+		best = max(best, v)
+	}
+	return best
+}
+
+func TestPatternSearchEqualsMinimax(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1, Eval: ev})
+	for i, b := range append(randomPositions(14, 5, 44), randomPositions(15, 5, 20)...) {
+		e.begin(context.Background(), b, Limits{}, timePlan{})
+		for h := 1; h <= 3; h++ {
+			e.nextGeneration()
+			want := patternMinimax(ev, &b, h)
+			if got := e.alphaBeta(-scoreInf, scoreInf, h); got != want {
+				t.Fatalf("position %d height %d: search %d, minimax %d", i, h, got, want)
+			}
+		}
 	}
 }

@@ -116,6 +116,9 @@ func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 //go:embed mpc_mobility.txt
 var mpcMobilityText string
 
+//go:embed mpc_pattern.txt
+var mpcPatternText string
+
 var (
 	mpcDefaultsOnce sync.Once
 	mpcDefaults     map[string]*MPCParams
@@ -125,7 +128,7 @@ var (
 func defaultMPC(evalName string) *MPCParams {
 	mpcDefaultsOnce.Do(func() {
 		mpcDefaults = map[string]*MPCParams{}
-		for _, text := range []string{mpcMobilityText} {
+		for _, text := range []string{mpcMobilityText, mpcPatternText} {
 			p, err := ParseMPC(strings.NewReader(text))
 			if err == nil {
 				mpcDefaults[p.Eval] = p
