@@ -149,7 +149,7 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 			return n.out.err
 		}
 		if l.err == errLineTooLong {
-			n.opt.Log.Warn().Int("max", MaxLine).Msg("nboard: input line too long, ignored")
+			n.fail("input line longer than %d bytes ignored", MaxLine)
 			continue
 		}
 		if l.err != nil {
