@@ -74,10 +74,10 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 			continue
 		}
 		rep := board.LegalMoves(np, no)
-		score := squareValue[sq] - 64*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
-		score -= 8 * int32(potentialMobility(np, no))
+		score := squareValue[sq] - s.wMob*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
+		score -= s.wPot * int32(potentialMobility(np, no))
 		if s.opt.Parity && parity&quadrant[sq] != 0 {
-			score += 24
+			score += s.wPar
 		}
 		m.score = score
 	}
@@ -168,6 +168,16 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	}
 	list := &s.lists[empties]
 	s.genMoves(list, p, o, empties, parity, ttMove)
+	if empties >= s.etcEmpties && s.opt.Table {
+		// Enhanced transposition cutoff: a child whose table bound already refutes the
+		// window ends the node before any search.
+		for i := 0; i < list.n; i++ {
+			m := &list.m[i]
+			if e := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); e != nil && -int(e.upper) >= beta {
+				return -int(e.upper)
+			}
+		}
+	}
 	if empties >= s.sortDeep {
 		s.sortByShallowSearch(list, p, o, ttMove)
 	}
@@ -263,16 +273,11 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 		return best
 	}
-	moves := board.LegalMoves(p, o)
-	if moves == 0 {
-		if board.LegalMoves(o, p) == 0 {
-			return finalScore(p, o)
-		}
-		return -s.mid(o, p, -beta, -alpha, empties, parity)
-	}
+	// Few empties: try the empty squares directly, those in odd regions first, rejecting
+	// most illegal ones by the neighbour test; no move generation, no sorting.
 	best := -inf
-	// Moves in odd regions first, then the others.
-	first := moves
+	empty := ^(p | o)
+	first := empty
 	if s.opt.Parity {
 		var odd uint64
 		for q := 0; q < 4; q++ {
@@ -280,16 +285,22 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				odd |= quadrantMask[q]
 			}
 		}
-		first = moves & odd
+		first = empty & odd
 	}
 	for pass := 0; pass < 2; pass++ {
-		ms := first
+		xs := first
 		if pass == 1 {
-			ms = moves &^ first
+			xs = empty &^ first
 		}
-		for ; ms != 0; ms &= ms - 1 {
-			sq := bits.TrailingZeros64(ms)
+		for ; xs != 0; xs &= xs - 1 {
+			sq := bits.TrailingZeros64(xs)
+			if neighbours[sq]&o == 0 {
+				continue
+			}
 			f := flips(p, o, sq)
+			if f == 0 {
+				continue
+			}
 			v := -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
 			if v > best {
 				best = v
@@ -301,6 +312,12 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				}
 			}
 		}
+	}
+	if best == -inf {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o)
+		}
+		return -s.mid(o, p, -beta, -alpha, empties, parity)
 	}
 	return best
 }

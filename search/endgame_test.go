@@ -324,3 +324,28 @@ func TestFlipsMatchesBoard(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSolverFeatures solves FFO #21-#31 (15 to 20 empties) with every technique on, then
+// with each one off, in one invocation so that the ratios are comparable:
+//
+//	go test -run XXX -bench SolverFeatures -benchtime 1x ./search
+func BenchmarkSolverFeatures(b *testing.B) {
+	numbers := []int{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
+	all := DefaultSolverOptions(64)
+	variants := []struct {
+		name string
+		off  func(*SolverOptions)
+	}{
+		{"all", func(*SolverOptions) {}},
+		{"no-table", func(o *SolverOptions) { o.Table = false }},
+		{"no-stability", func(o *SolverOptions) { o.Stability = false }},
+		{"no-parity", func(o *SolverOptions) { o.Parity = false }},
+		{"no-last4", func(o *SolverOptions) { o.Last4 = false }},
+		{"no-aspiration", func(o *SolverOptions) { o.Aspiration = false }},
+	}
+	for _, v := range variants {
+		opt := all
+		v.off(&opt)
+		b.Run(v.name, func(b *testing.B) { benchmarkFFO(b, "20-39", 20, numbers, opt) })
+	}
+}

@@ -42,6 +42,14 @@ func TestTune(t *testing.T) {
 		"s16d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
 		"s16d3": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
 		"s12d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
+		"etc14": func(o *SolverOptions) { o.etcEmpties = 14 },
+		"etc16": func(o *SolverOptions) { o.etcEmpties = 16 },
+		"etc12": func(o *SolverOptions) { o.etcEmpties = 12 },
+		"pot16": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
+		"pot0":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
+		"par48": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
+		"par8":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
+		"mob32": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 32, 8, 24 },
 		"asp16": func(o *SolverOptions) { o.aspStep = 16 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {

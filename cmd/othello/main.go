@@ -32,6 +32,7 @@ type cmdEnv struct {
 func commands() map[string]command {
 	return map[string]command{
 		"analyze": {"search a position or transcript: best moves with values and PVs", cmdAnalyze},
+		"book":    {"opening book: build, deviate, extend, fix, stats, show, export, import, learn", cmdBook},
 		"bench":   {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
 		"match":   {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"mpcfit":  {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
