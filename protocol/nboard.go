@@ -194,7 +194,7 @@ func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 	case "analyze":
 		n.analyze(ctx, l.seq)
 	case "learn":
-		n.opt.Log.Info().Msg("nboard: learn: there is no opening book yet; game not stored")
+		n.opt.Log.Info().Msg("nboard: learn: the front ends do not use the opening book yet; game not stored")
 		n.out.printf("learned\n")
 	default:
 		// NBoard 1.1 sends a bare move ("F5") instead of "move F5".
