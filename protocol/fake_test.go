@@ -4,13 +4,14 @@ import (
 	"context"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
 )
 
 // fakeEngine is a deterministic stand-in for the search: plain negamax on the disc
-// difference, iterative deepening to min(Depth, 3) plies (to the end, and marked exact, when
+// difference, iterative deepening to min(Depth, 3) plies (1 when short of time) (to the end, and marked exact, when
 // that reaches the last move). A depth of 50 or more is a "deep search": it reports one
 // iteration and then waits until its context is cancelled, which makes ping tests exact.
 // Elapsed is always zero so transcripts do not depend on the machine.
@@ -44,7 +45,12 @@ func (f *fakeEngine) Search(ctx context.Context, b board.Board, lim search.Limit
 	return res
 }
 
+// fakeDepth is the depth searched: at most 3, and 1 when a game clock has less than 5 s
+// left (so scripts can see the clock reach the engine).
 func fakeDepth(lim search.Limits) int {
+	if lim.Remaining > 0 && lim.Remaining < 5*time.Second {
+		return 1
+	}
 	if lim.Depth <= 0 || lim.Depth > 3 {
 		return 3
 	}

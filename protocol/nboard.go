@@ -137,7 +137,7 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 				q.push(nboardLine{seq: seq, err: err}, true)
 				return
 			}
-			if cmd, _, _ := strings.Cut(strings.TrimSpace(text), " "); cmd == "ping" || cmd == "quit" {
+			if cmd, _ := splitCommand(text); cmd == "ping" || cmd == "quit" {
 				n.abort.abortBefore(seq)
 			}
 			q.push(nboardLine{seq: seq, text: text, err: err}, false)
@@ -149,7 +149,7 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 			return n.out.err
 		}
 		if l.err == errLineTooLong {
-			n.opt.Log.Warn().Int("max", MaxLine).Msg("nboard: input line too long, ignored")
+			n.fail("input line longer than %d bytes ignored", MaxLine)
 			continue
 		}
 		if l.err != nil {
@@ -170,8 +170,7 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 // handle runs one command; it reports false for "quit".
 func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 	line := strings.TrimSpace(l.text)
-	cmd, args, _ := strings.Cut(line, " ")
-	args = strings.TrimSpace(args)
+	cmd, args := splitCommand(line)
 	switch cmd {
 	case "":
 	case "quit":
@@ -194,7 +193,7 @@ func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 	case "analyze":
 		n.analyze(ctx, l.seq)
 	case "learn":
-		n.opt.Log.Info().Msg("nboard: learn: there is no opening book yet; game not stored")
+		n.opt.Log.Info().Msg("nboard: learn: the front ends do not use the opening book yet; game not stored")
 		n.out.printf("learned\n")
 	default:
 		// NBoard 1.1 sends a bare move ("F5") instead of "move F5".
@@ -207,6 +206,17 @@ func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 		n.opt.Log.Warn().Str("line", printable(line)).Msg("nboard: unknown command ignored")
 	}
 	return true
+}
+
+// splitCommand splits a line into its first word and the rest, trimmed; blanks and tabs
+// both separate.
+func splitCommand(line string) (cmd, args string) {
+	line = strings.TrimSpace(line)
+	i := strings.IndexAny(line, " \t")
+	if i < 0 {
+		return line, ""
+	}
+	return line[:i], strings.TrimSpace(line[i+1:])
 }
 
 // pongArg echoes the ping's number; anything that is not a number becomes 0 so the reply
@@ -230,8 +240,7 @@ func (n *nboard) fail(format string, args ...any) {
 }
 
 func (n *nboard) set(args string) {
-	what, value, _ := strings.Cut(args, " ")
-	value = strings.TrimSpace(value)
+	what, value := splitCommand(args)
 	switch what {
 	case "depth":
 		d, err := parseInt(value)
@@ -384,14 +393,24 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 		}
 		return
 	}
+	// The last iteration's report usually equals the final one: it is not written twice.
+	var mu sync.Mutex
+	var last string
 	write := func(ms []search.MoveScore) {
+		var sb strings.Builder
 		// Only the first k have exact values; the engine may list the others as bounds.
 		for _, m := range ms[:min(k, len(ms))] {
 			pv := m.PV
 			if len(pv) == 0 || pv[0] != m.Move {
 				pv = append([]board.Square{m.Move}, pv...)
 			}
-			so.printf("search %s %s 0 %s\n", pvString(pv), eval(m.Score), depthString(m.Info))
+			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), eval(m.Score), depthString(m.Info))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if sb.String() != last {
+			so.printf("%s", sb.String())
+			last = sb.String()
 		}
 	}
 	final := n.eng.Analyze(sctx, b, lim, k, write)

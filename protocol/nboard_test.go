@@ -244,3 +244,22 @@ func FuzzNBoard(f *testing.F) {
 		}
 	})
 }
+
+func TestDepthString(t *testing.T) {
+	cases := []struct {
+		in   search.Info
+		want string
+	}{
+		{search.Info{Depth: 12, Selectivity: 100}, "12"},
+		{search.Info{Depth: 20, Exact: true}, "100%"},
+		{search.Info{Depth: 20, WLD: true}, "100%W"},
+	}
+	for _, c := range cases {
+		if got := depthString(c.in); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.in, got, c.want)
+		}
+	}
+	if eval(-0.001) != "0.00" || eval(-1.5) != "-1.50" || signed(2) != "+2.00" {
+		t.Error("eval formatting")
+	}
+}

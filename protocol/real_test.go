@@ -206,3 +206,42 @@ func TestConsoleRealSelfPlay(t *testing.T) {
 		t.Fatalf("game not finished:\n%s", f.Diagram())
 	}
 }
+
+// FFO position #1 (14 empties) through NBoard's hint with the real search: the three best
+// moves with their known exact values (G8 +18, H1 +12, H7 +6), shown at depth "100%".
+func TestNBoardRealEndgameHint(t *testing.T) {
+	b, _, err := board.ParseOBF("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newNBoardClient(t, realEngine())
+	c.send("set depth 12")
+	c.send("set game %s", ggf.New(b).String())
+	c.send("hint 3")
+	c.until("status Analyzing")
+	var last []string
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "status" {
+			break
+		}
+		last = append(last, line)
+	}
+	if len(last) < 3 {
+		t.Fatalf("hint lines %q", last)
+	}
+	last = last[len(last)-3:]
+	want := []string{"G8", "18.00", "H1", "12.00", "H7", "6.00"}
+	for i, l := range last {
+		f := strings.Fields(l)
+		if len(f) != 5 || f[0] != "search" || !strings.HasPrefix(f[1], want[2*i]) || f[2] != want[2*i+1] || f[4] != "100%" {
+			t.Errorf("hint line %q, want search %s... %s 0 100%%", l, want[2*i], want[2*i+1])
+		}
+	}
+	c.send("quit")
+	<-c.ended
+}
