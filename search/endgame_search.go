@@ -74,10 +74,10 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 			continue
 		}
 		rep := board.LegalMoves(np, no)
-		score := squareValue[sq] - 64*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
-		score -= 8 * int32(potentialMobility(np, no))
+		score := squareValue[sq] - s.wMob*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
+		score -= s.wPot * int32(potentialMobility(np, no))
 		if s.opt.Parity && parity&quadrant[sq] != 0 {
-			score += 24
+			score += s.wPar
 		}
 		m.score = score
 	}
@@ -168,6 +168,16 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	}
 	list := &s.lists[empties]
 	s.genMoves(list, p, o, empties, parity, ttMove)
+	if empties >= s.etcEmpties && s.opt.Table {
+		// Enhanced transposition cutoff: a child whose table bound already refutes the
+		// window ends the node before any search.
+		for i := 0; i < list.n; i++ {
+			m := &list.m[i]
+			if e := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); e != nil && -int(e.upper) >= beta {
+				return -int(e.upper)
+			}
+		}
+	}
 	if empties >= s.sortDeep {
 		s.sortByShallowSearch(list, p, o, ttMove)
 	}
@@ -263,16 +273,11 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 		return best
 	}
-	moves := board.LegalMoves(p, o)
-	if moves == 0 {
-		if board.LegalMoves(o, p) == 0 {
-			return finalScore(p, o)
-		}
-		return -s.mid(o, p, -beta, -alpha, empties, parity)
-	}
+	// Few empties: try the empty squares directly, those in odd regions first, rejecting
+	// most illegal ones by the neighbour test; no move generation, no sorting.
 	best := -inf
-	// Moves in odd regions first, then the others.
-	first := moves
+	empty := ^(p | o)
+	first := empty
 	if s.opt.Parity {
 		var odd uint64
 		for q := 0; q < 4; q++ {
@@ -280,16 +285,22 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				odd |= quadrantMask[q]
 			}
 		}
-		first = moves & odd
+		first = empty & odd
 	}
 	for pass := 0; pass < 2; pass++ {
-		ms := first
+		xs := first
 		if pass == 1 {
-			ms = moves &^ first
+			xs = empty &^ first
 		}
-		for ; ms != 0; ms &= ms - 1 {
-			sq := bits.TrailingZeros64(ms)
+		for ; xs != 0; xs &= xs - 1 {
+			sq := bits.TrailingZeros64(xs)
+			if neighbours[sq]&o == 0 {
+				continue
+			}
 			f := flips(p, o, sq)
+			if f == 0 {
+				continue
+			}
 			v := -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
 			if v > best {
 				best = v
@@ -301,6 +312,12 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				}
 			}
 		}
+	}
+	if best == -inf {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o)
+		}
+		return -s.mid(o, p, -beta, -alpha, empties, parity)
 	}
 	return best
 }
@@ -318,7 +335,7 @@ func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
 			continue
 		}
 		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
-		v := -shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
+		v := -s.shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
 		m.score = int32(v)*16 + m.score/8
 	}
 }
@@ -333,23 +350,31 @@ func orderingEval(p, o uint64) int {
 	return v
 }
 
-// shallow is a fixed-depth alpha-beta over orderingEval.
-func shallow(p, o uint64, alpha, beta, depth int) int {
+// orderValue scores a position for the ordering search, from p's view. This is where the
+// pattern evaluation plugs in: give the Solver a concrete *eval.Evaluator field and return its
+// score here when it is set. The solver stays exact whatever this returns; only the order of
+// the moves, hence the node count, depends on it.
+func (s *Solver) orderValue(p, o uint64) int {
+	return orderingEval(p, o)
+}
+
+// shallow is a fixed-depth alpha-beta over orderValue.
+func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 	if depth <= 0 {
-		return orderingEval(p, o)
+		return s.orderValue(p, o)
 	}
 	moves := board.LegalMoves(p, o)
 	if moves == 0 {
 		if board.LegalMoves(o, p) == 0 {
 			return finalScore(p, o) * 1024
 		}
-		return -shallow(o, p, -beta, -alpha, depth-1)
+		return -s.shallow(o, p, -beta, -alpha, depth-1)
 	}
 	best := -1 << 30
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
-		v := -shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		v := -s.shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
 		if v > best {
 			best = v
 			if v > alpha {

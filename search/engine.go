@@ -3,15 +3,23 @@ package search
 import (
 	"context"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // Config sets up an Engine. The zero Config is the full engine with the mobility/corner
 // evaluation; the No* switches turn single features off for measurements (othello bench).
 type Config struct {
 	TTMiB int // memory for the two bounds tables together, in MiB (0: 16)
+	// SolverMiB is the endgame solver's table, in MiB (0: 16).
+	SolverMiB int
+	// Eval is the evaluation (nil: the plain mobility/corner one). EvalName picks the
+	// matching Multi-ProbCut regressions ("" for Eval: "pattern").
+	Eval     *eval.Evaluator
+	EvalName string
 
 	NoMPC       bool // never use Multi-ProbCut, whatever Limits.Selectivity says
 	NoPVS       bool // plain alpha-beta everywhere
@@ -20,6 +28,9 @@ type Config struct {
 	// start (0: the measured defaults).
 	PVSHeight int
 	TTHeight  int
+	// EvalOrderHeight overrides the height from which moves are ordered by the full
+	// evaluation rather than the cheap mobility score (0: the measured default).
+	EvalOrderHeight int
 	// MPC holds the Multi-ProbCut regressions (nil: the embedded ones for the evaluator).
 	MPC *MPCParams
 }
@@ -34,6 +45,7 @@ type Engine struct {
 	usePrev   bool
 	pvsHeight int
 	ttHeight  int
+	ev        *eval.Evaluator
 	scale     int // evaluation units per disc
 	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
 	bitboardEval bool
@@ -43,6 +55,8 @@ type Engine struct {
 	mpc             *MPCParams
 	level           int     // selectivity level of the running search
 	mpcT            float64 // its confidence threshold
+	solver          *Solver
+	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 
 	// per-search state
 	b            board.Board
@@ -65,7 +79,19 @@ func NewEngine(cfg Config) *Engine {
 	if mib <= 0 {
 		mib = 16
 	}
-	e := &Engine{cfg: cfg, scale: mobilityScale, bitboardEval: true, evalOrderHeight: 5}
+	e := &Engine{cfg: cfg, scale: mobilityScale, bitboardEval: true, evalOrderHeight: defaultEvalOrderHeight}
+	if cfg.Eval != nil {
+		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
+	}
+	if cfg.EvalOrderHeight > 0 {
+		e.evalOrderHeight = cfg.EvalOrderHeight
+	}
+	solverMiB := cfg.SolverMiB
+	if solverMiB <= 0 {
+		solverMiB = 16
+	}
+	e.solver = NewSolver(solverMiB)
+	e.solver.SetStop(&e.solveStop)
 	e.tables[0] = newBoundsTable(mib << 19)
 	e.tables[1] = newBoundsTable(mib << 19)
 	e.cur, e.prev = &e.tables[0], &e.tables[1]
@@ -90,11 +116,22 @@ func NewEngine(cfg Config) *Engine {
 
 // evaluate is the static value of e.b from the side to move's view, in e.scale units per disc.
 func (e *Engine) evaluate() int {
+	if e.ev != nil {
+		return e.ev.Eval(&e.b)
+	}
 	return mobilityEval(e.b.P, e.b.O)
 }
 
 // evalName names the evaluation, to pick matching MPC regressions.
-func (e *Engine) evalName() string { return "mobility" }
+func (e *Engine) evalName() string {
+	switch {
+	case e.cfg.Eval == nil:
+		return "mobility"
+	case e.cfg.EvalName != "":
+		return e.cfg.EvalName
+	}
+	return "pattern"
+}
 
 // Scale is the number of evaluation units per disc of the engine's scores.
 func (e *Engine) Scale() int { return e.scale }

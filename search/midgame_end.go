@@ -1,147 +1,148 @@
 package search
 
 import (
-	"math/bits"
+	"sort"
+	"sync"
+	"time"
 
 	"github.com/othellogo/othello/board"
 )
 
-// The switch from the midgame search to an exact (or win/loss/draw) solve near the end. The
-// root moves keep the order the midgame found; each is solved with a window that keeps the n
-// best exact, like searchRoot. endSolve is a compact exact solver (fastest-first ordering, no
-// tables) that the engine uses until it is handed the package's full endgame Solver.
+// The switch from the midgame search to the endgame Solver near the end of the game: after a
+// few midgame iterations have ordered the root moves, the position is solved exactly, or first
+// for win/loss/draw when time is short (see planSearch). A solve that the context or the hard
+// deadline stops is dropped and the midgame result stands.
 
-// solveRoot solves the root moves exactly (wld false) or for win/loss/draw only, and on
-// success replaces their values (scaled discs) and reports true. A stopped solve leaves rm
-// unchanged and reports false.
+// endValue solves p to move against o within (alpha, beta) with the engine's Solver, stopping
+// it when the search's context ends or its hard deadline passes. It reports false when stopped.
+func (e *Engine) endValue(p, o uint64, alpha, beta int) (SolveResult, bool) {
+	e.solveStop.Store(false)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var timeout <-chan time.Time
+		if e.hasDeadline {
+			t := time.NewTimer(time.Until(e.hardDeadline))
+			defer t.Stop()
+			timeout = t.C
+		}
+		var cancel <-chan struct{}
+		if e.ctx != nil {
+			cancel = e.ctx.Done()
+		}
+		select {
+		case <-done:
+		case <-cancel:
+			e.solveStop.Store(true)
+		case <-timeout:
+			e.solveStop.Store(true)
+		}
+	}()
+	r := e.solver.Solve(p, o, alpha, beta)
+	close(done)
+	wg.Wait()
+	e.nodes += r.Nodes
+	if r.Interrupted {
+		e.stopped = true
+		return r, false
+	}
+	return r, true
+}
+
+// solveRoot solves the root exactly (wld false) or for win/loss/draw only and on success
+// puts the result in rm (values in scaled discs), best first, reporting true. With n == 1 one
+// solve of the root gives the best move; with more, each move is solved with a window that
+// keeps the n best exact, like searchRoot. A stopped solve leaves rm unchanged.
 func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
+	lo, hi := -64, 64
+	if wld {
+		lo, hi = -1, 1
+	}
+	if n == 1 {
+		r, ok := e.endValue(e.b.P, e.b.O, lo, hi)
+		if !ok || r.Move == board.NoSquare {
+			return false
+		}
+		if wld && r.Score < 0 {
+			// A proven loss: every move loses, keep the midgame's choice.
+			rm[0].score = -e.scale
+			rm[0].exact = true
+			return true
+		}
+		for i := range rm {
+			if rm[i].sq == r.Move {
+				m := rm[i]
+				copy(rm[1:i+1], rm[:i])
+				rm[0] = m
+				break
+			}
+		}
+		rm[0].score = clampSign(r.Score, wld) * e.scale
+		rm[0].exact = true
+		rm[0].pv = append([]board.Square(nil), r.PV...)
+		if len(rm[0].pv) == 0 {
+			rm[0].pv = []board.Square{r.Move}
+		}
+		for i := 1; i < len(rm); i++ {
+			rm[i].exact = false
+		}
+		return true
+	}
 	res := make([]rootMove, len(rm))
 	copy(res, rm)
-	const lo, hi = -65, 65
 	for i := range res {
-		thr := lo
+		thr := lo - 1
 		if i >= n {
-			thr = nthBest(res[:i], n) / e.scale
-			if thr <= -scoreInf/e.scale {
-				thr = lo
+			if t := nthBest(res[:i], n); t > -scoreInf {
+				thr = t / e.scale
 			}
 		}
 		u := e.b.Make(res[i].sq)
 		p, o := e.b.P, e.b.O
 		e.b.Unmake(u)
-		var v int
+		var r SolveResult
+		ok := true
 		switch {
 		case wld:
-			v = -e.endSolve(p, o, -1, 1)
-			if v > 0 {
-				v = 1
-			} else if v < 0 {
-				v = -1
-			}
-		case thr > lo:
-			v = -e.endSolve(p, o, -thr-1, -thr)
-			if v > thr && !e.stopped {
-				v = -e.endSolve(p, o, -hi, -thr)
+			r, ok = e.endValue(p, o, -1, 1)
+		case thr >= lo:
+			r, ok = e.endValue(p, o, -thr-1, -thr)
+			if ok && -r.Score > thr {
+				r, ok = e.endValue(p, o, -hi, -thr)
 			}
 		default:
-			v = -e.endSolve(p, o, -hi, -lo)
+			r, ok = e.endValue(p, o, -hi, -lo)
 		}
-		if e.stopped {
+		if !ok {
 			return false
 		}
-		res[i].score = v * e.scale
+		v := -r.Score
+		res[i].score = clampSign(v, wld) * e.scale
 		res[i].exact = wld || v > thr
-		res[i].pv = []board.Square{res[i].sq}
+		res[i].pv = append([]board.Square{res[i].sq}, r.PV...)
 	}
-	// Best first; a stable sort keeps the midgame order among equals.
-	for i := 1; i < len(res); i++ {
-		x := res[i]
-		j := i
-		for j > 0 && (res[j-1].exact == x.exact && res[j-1].score < x.score || !res[j-1].exact && x.exact) {
-			res[j] = res[j-1]
-			j--
+	sort.SliceStable(res, func(a, b int) bool {
+		if res[a].exact != res[b].exact {
+			return res[a].exact
 		}
-		res[j] = x
-	}
+		return res[a].score > res[b].score
+	})
 	copy(rm, res)
 	return true
 }
 
-// endSolve returns the fail-soft exact final disc difference of p to move against o.
-func (e *Engine) endSolve(p, o uint64, alpha, beta int) int {
-	e.nodes++
-	if e.nodes >= e.nextPoll {
-		e.poll()
+// clampSign maps a score to its sign for a win/loss/draw result.
+func clampSign(v int, wld bool) int {
+	if !wld {
+		return v
 	}
-	if e.stopped {
-		return 0
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
 	}
-	moves := board.LegalMoves(p, o)
-	if moves == 0 {
-		if board.LegalMoves(o, p) == 0 {
-			return board.DiscDiff(p, o)
-		}
-		return -e.endSolve(o, p, -beta, -alpha)
-	}
-	best := -65
-	if bits.OnesCount64(^(p | o)) <= 6 {
-		for m := moves; m != 0; m &= m - 1 {
-			sq := board.FirstSquare(m)
-			f := board.Flips(p, o, sq)
-			v := -e.endSolve(o&^f, p|f|sq.Bit(), -beta, -alpha)
-			if v > best {
-				best = v
-				if v > alpha {
-					if v >= beta {
-						return v
-					}
-					alpha = v
-				}
-			}
-		}
-		return best
-	}
-	var list [maxMoves]orderedMove
-	n := 0
-	for m := moves; m != 0 && n < maxMoves; m &= m - 1 {
-		sq := board.FirstSquare(m)
-		f := board.Flips(p, o, sq)
-		cp, co := o&^f, p|f|sq.Bit()
-		key := -16*int32(bits.OnesCount64(board.LegalMoves(cp, co))) + 8*int32(bits.OnesCount64(sq.Bit()&cornerSquares))
-		list[n] = orderedMove{sq, key}
-		n++
-	}
-	for i := 1; i < n; i++ {
-		x := list[i]
-		j := i
-		for j > 0 && list[j-1].key < x.key {
-			list[j] = list[j-1]
-			j--
-		}
-		list[j] = x
-	}
-	for i := 0; i < n; i++ {
-		sq := list[i].sq
-		f := board.Flips(p, o, sq)
-		cp, co := o&^f, p|f|sq.Bit()
-		var v int
-		if i > 0 {
-			v = -e.endSolve(cp, co, -alpha-1, -alpha)
-			if v > alpha && v < beta && !e.stopped {
-				v = -e.endSolve(cp, co, -beta, -alpha)
-			}
-		} else {
-			v = -e.endSolve(cp, co, -beta, -alpha)
-		}
-		if v > best {
-			best = v
-			if v > alpha {
-				if v >= beta {
-					return v
-				}
-				alpha = v
-			}
-		}
-	}
-	return best
+	return 0
 }

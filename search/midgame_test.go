@@ -151,22 +151,14 @@ func TestBoundsNeverLeaveWindow(t *testing.T) {
 	}
 }
 
-func TestEndSolveEqualsMinimax(t *testing.T) {
+// TestSearchSolvesEndgames checks the switch to the solver: with no limits a position with few
+// empties is solved exactly (and for win/loss/draw under a short clock), and the move played is
+// a best one, against plain minimax.
+func TestSearchSolvesEndgames(t *testing.T) {
 	positions := randomPositions(6, 20, 9)
-	e := NewEngine(Config{TTMiB: 1})
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
 	for i, b := range positions {
 		want := exactMinimax(b.P, b.O)
-		e.begin(context.Background(), b, Limits{}, timePlan{})
-		if got := e.endSolve(b.P, b.O, -65, 65); got != want {
-			t.Fatalf("position %d: endSolve %d, minimax %d", i, got, want)
-		}
-		for _, w := range [][2]int{{-1, 1}, {want - 1, want}, {want, want + 1}, {-64, want - 3}} {
-			v := e.endSolve(b.P, b.O, w[0], w[1])
-			if (v <= w[0] && want > v) || (v >= w[1] && want < v) || (v > w[0] && v < w[1] && v != want) {
-				t.Fatalf("position %d window %v: %d, true %d", i, w, v, want)
-			}
-		}
-		// Search with no limits solves it exactly and plays a best move.
 		r := e.Search(context.Background(), b, Limits{}, nil)
 		if !r.Exact || int(r.Score) != want {
 			t.Fatalf("position %d: Search gives %+v, want exact %d", i, r.Info, want)
@@ -176,12 +168,32 @@ func TestEndSolveEqualsMinimax(t *testing.T) {
 		if -exactMinimax(bb.P, bb.O) != want {
 			t.Fatalf("position %d: Search move %s is not best", i, r.Move)
 		}
+		if len(r.PV) == 0 || r.PV[0] != r.Move {
+			t.Fatalf("position %d: PV %v does not start with the move %s", i, r.PV, r.Move)
+		}
+		// Win/loss/draw first, as under a short clock.
+		e.begin(context.Background(), b, Limits{}, timePlan{})
+		rm := e.rootMoves(b.LegalMoves())
+		if !e.solveRoot(rm, 1, true) {
+			t.Fatalf("position %d: WLD solve stopped", i)
+		}
+		sign := func(x int) int { return clampSign(x, true) }
+		if sign(rm[0].score) != sign(want) {
+			t.Fatalf("position %d: WLD %d, true score %d", i, rm[0].score, want)
+		}
+		if want >= 0 {
+			bb := b
+			bb.Make(rm[0].sq)
+			if sign(-exactMinimax(bb.P, bb.O)) != sign(want) {
+				t.Fatalf("position %d: WLD move %s does not keep the result", i, rm[0].sq)
+			}
+		}
 	}
 }
 
 func TestAnalyzeScoresAllMoves(t *testing.T) {
 	b := randomPositions(7, 1, 10)[0]
-	e := NewEngine(Config{TTMiB: 1})
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
 	ms := e.Analyze(context.Background(), b, Limits{}, 0, nil)
 	if len(ms) != board.Count(b.LegalMoves()) {
 		t.Fatalf("Analyze returned %d moves, want %d", len(ms), board.Count(b.LegalMoves()))

@@ -1,3 +1,5 @@
+//go:build unix
+
 package search
 
 import (
@@ -14,6 +16,10 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// TestTune compares solver knobs on FFO #26-#37 and #40-#42 (nodes and process CPU time, which
+// is steadier than the wall clock on a loaded machine). It runs only when asked:
+//
+//	TUNE=base,tt12,etc14 go test -run Tune -v ./search
 func TestTune(t *testing.T) {
 	if os.Getenv("TUNE") == "" {
 		t.Skip()
@@ -42,6 +48,14 @@ func TestTune(t *testing.T) {
 		"s16d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
 		"s16d3": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
 		"s12d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
+		"etc14": func(o *SolverOptions) { o.etcEmpties = 14 },
+		"etc16": func(o *SolverOptions) { o.etcEmpties = 16 },
+		"etc12": func(o *SolverOptions) { o.etcEmpties = 12 },
+		"pot16": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
+		"pot0":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
+		"par48": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
+		"par8":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
+		"mob32": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 32, 8, 24 },
 		"asp16": func(o *SolverOptions) { o.aspStep = 16 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
