@@ -21,14 +21,14 @@ func Default() (*Book, error) {
 }
 
 // Open returns the book a front end should use: none when path is "-" or "none", the
-// embedded default when path is empty, else the file at path. A book that cannot be read is
+// embedded default when path is empty or "default", else the file at path. A book that cannot be read is
 // reported with the error, and the caller plays without a book (a nil *Book is an empty book
 // for Lookup and Choose).
 func Open(path string) (*Book, error) {
 	switch path {
 	case "-", "none":
 		return nil, nil
-	case "":
+	case "", "default":
 		return Default()
 	}
 	return Load(path)
