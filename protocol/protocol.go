@@ -51,6 +51,9 @@ type Options struct {
 	// EngineBlack and EngineWhite make the console play that colour by itself after each
 	// move (the "play" subcommand's human-versus-engine mode).
 	EngineBlack, EngineWhite bool
+	// Interrupt, when not nil, stops the console's running search on each value (the binary
+	// sends one per Ctrl-C); the engine plays its best move so far.
+	Interrupt <-chan struct{}
 }
 
 // DefaultDepth is the midgame depth used when none is given.
