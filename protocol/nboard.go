@@ -146,7 +146,7 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 	for {
 		l, ok := q.pop(ctx)
 		if !ok {
-			return n.out.err
+			return n.out.failed()
 		}
 		if l.err == errLineTooLong {
 			n.fail("input line longer than %d bytes ignored", MaxLine)
@@ -156,13 +156,13 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 			if l.err != io.EOF {
 				n.opt.Log.Error().Err(l.err).Msg("nboard: reading input")
 			}
-			return n.out.err
+			return n.out.failed()
 		}
 		if !n.handle(ctx, l) {
-			return n.out.err
+			return n.out.failed()
 		}
-		if n.out.err != nil {
-			return n.out.err
+		if n.out.failed() != nil {
+			return n.out.failed()
 		}
 	}
 }

@@ -140,6 +140,13 @@ func (s *syncWriter) printf(format string, args ...any) {
 	s.writeLocked(format, args...)
 }
 
+// failed returns the first write error.
+func (s *syncWriter) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
 func (s *syncWriter) writeLocked(format string, args ...any) {
 	if s.err != nil {
 		return
