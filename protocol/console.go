@@ -59,9 +59,7 @@ func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, op
 		defer close(done)
 		go c.watch(done)
 	}
-	fmt.Fprintf(c.out, "%s %s. Type \"help\" for the commands.\n", opt.name(), opt.Version)
-	c.show()
-	c.autoplay(ctx)
+	c.start(ctx)
 	lr := newLineReader(in, MaxLine)
 	for ctx.Err() == nil && ew.failed() == nil {
 		if opt.Prompt {
@@ -83,6 +81,17 @@ func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, op
 		}
 	}
 	return ew.failed()
+}
+
+// start greets, says who plays what against the engine, shows the board and lets the engine
+// move if it is its turn.
+func (c *console) start(ctx context.Context) {
+	fmt.Fprintf(c.out, "%s %s. Type \"help\" for the commands.\n", c.opt.name(), c.opt.Version)
+	if c.engineBlack != c.engineWhite {
+		fmt.Fprintf(c.out, "you play %s; %s plays %s\n", colour(!c.engineBlack), c.opt.name(), colour(c.engineBlack))
+	}
+	c.show()
+	c.autoplay(ctx)
 }
 
 // errWriter remembers the first write error so the loop can stop on a closed output, and
