@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/othellogo/othello/eval"
 )
 
 func cpuTime() time.Duration {
@@ -35,28 +37,35 @@ func TestTune(t *testing.T) {
 	}
 	base := DefaultSolverOptions(64)
 	variants := map[string]func(*SolverOptions){
-		"base":  func(o *SolverOptions) {},
-		"tt10":  func(o *SolverOptions) { o.TableEmpties = 10 },
-		"tt12":  func(o *SolverOptions) { o.TableEmpties = 12 },
-		"tt13":  func(o *SolverOptions) { o.TableEmpties = 13 },
-		"mo6":   func(o *SolverOptions) { o.midOrderEmpties = 6 },
-		"mo8":   func(o *SolverOptions) { o.midOrderEmpties = 8 },
-		"asp2":  func(o *SolverOptions) { o.aspStep = 2 },
-		"asp4":  func(o *SolverOptions) { o.aspStep = 4 },
-		"s14d1": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 1 },
-		"s14d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 2 },
-		"s16d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
-		"s16d3": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
-		"s12d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
-		"etc14": func(o *SolverOptions) { o.etcEmpties = 14 },
-		"etc16": func(o *SolverOptions) { o.etcEmpties = 16 },
-		"etc12": func(o *SolverOptions) { o.etcEmpties = 12 },
-		"pot16": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
-		"pot0":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
-		"par48": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
-		"par8":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
-		"mob32": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 32, 8, 24 },
-		"asp16": func(o *SolverOptions) { o.aspStep = 16 },
+		"base":   func(o *SolverOptions) {},
+		"tt10":   func(o *SolverOptions) { o.TableEmpties = 10 },
+		"tt12":   func(o *SolverOptions) { o.TableEmpties = 12 },
+		"tt13":   func(o *SolverOptions) { o.TableEmpties = 13 },
+		"mo6":    func(o *SolverOptions) { o.midOrderEmpties = 6 },
+		"mo8":    func(o *SolverOptions) { o.midOrderEmpties = 8 },
+		"asp2":   func(o *SolverOptions) { o.aspStep = 2 },
+		"asp4":   func(o *SolverOptions) { o.aspStep = 4 },
+		"s14d1":  func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 1 },
+		"s14d2":  func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 2 },
+		"s16d2":  func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
+		"s16d3":  func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
+		"s12d2":  func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
+		"etc14":  func(o *SolverOptions) { o.etcEmpties = 14 },
+		"etc16":  func(o *SolverOptions) { o.etcEmpties = 16 },
+		"etc12":  func(o *SolverOptions) { o.etcEmpties = 12 },
+		"pot16":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
+		"pot0":   func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
+		"par48":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
+		"par8":   func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
+		"mob32":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 32, 8, 24 },
+		"ev2":    func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 2 },
+		"ev3":    func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 3 },
+		"ev4":    func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 4 },
+		"ev3s14": func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 3; o.sortDeep = 14 },
+		"ev2s12": func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 2; o.sortDeep = 12 },
+		"ev4s14": func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 4; o.sortDeep = 14 },
+		"ev2s14": func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 2; o.sortDeep = 14 },
+		"asp16":  func(o *SolverOptions) { o.aspStep = 16 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
 		opt := base
@@ -75,4 +84,12 @@ func TestTune(t *testing.T) {
 		el := cpuTime() - start
 		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
 	}
+}
+
+func testEval(t *testing.T) *eval.Evaluator {
+	e, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
