@@ -223,3 +223,26 @@ func BenchmarkEvalViaIndices(b *testing.B) {
 	}
 	_ = sum
 }
+
+func TestSections(t *testing.T) {
+	f := randomFile(t, 13)
+	f.SetSection("MPC1", []byte{1, 2, 3})
+	data, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := weights.Decode("mem", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := FromFile("mem", g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := e.Section("MPC1"); !ok || len(d) != 3 {
+		t.Errorf("section MPC1: %v %v", d, ok)
+	}
+	if _, ok := e.Section("NONE"); ok {
+		t.Error("found an absent section")
+	}
+}
