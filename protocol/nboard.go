@@ -121,7 +121,8 @@ type nboard struct {
 	depth    int
 	contempt int
 	book     *bookPlayer
-	noted    bool // the book note has been shown
+	noted    bool            // the book note has been shown
+	learnCtx context.Context // cancelled by quit
 }
 
 // RunNBoard speaks the NBoard protocol on in and out until "quit", the end of the input or
@@ -129,6 +130,10 @@ type nboard struct {
 func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
 	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), depth: opt.depth(),
 		book: newBookPlayer(opt.Book)}
+	// Learning is stopped by quit only (a ping waits for it, as with Ntest).
+	lctx, stopLearning := context.WithCancel(ctx)
+	defer stopLearning()
+	n.learnCtx = lctx
 	q := newLineQueue()
 	go func() {
 		lr := newLineReader(in, MaxLine)
@@ -142,6 +147,9 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 			}
 			if cmd, _ := splitCommand(text); cmd == "ping" || cmd == "quit" {
 				n.abort.abortBefore(seq)
+				if cmd == "quit" {
+					stopLearning()
+				}
 			}
 			q.push(nboardLine{seq: seq, text: text, err: err}, false)
 		}
@@ -200,7 +208,7 @@ func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 	case "analyze":
 		n.analyze(ctx, l.seq)
 	case "learn":
-		n.learn(ctx, l.seq)
+		n.learn()
 	default:
 		// NBoard 1.1 sends a bare move ("F5") instead of "move F5".
 		if len(cmd) == 2 && args == "" {
@@ -454,14 +462,13 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 }
 
 // learn adds the game to the opening book and saves the book; "learned" follows in any case,
-// so a GUI waiting for it goes on. A ping stops the searches: what was searched is kept.
-func (n *nboard) learn(ctx context.Context, seq uint64) {
-	sctx, done := n.abort.start(ctx, seq)
-	defer done()
+// so a GUI waiting for it goes on. Learning runs to its end, as Ntest's does (a ping waits
+// for it); quit stops its searches, and what was searched is saved.
+func (n *nboard) learn() {
 	if n.opt.Book.Book != nil {
 		n.out.printf("status Learning the game\n")
 	}
-	msg, err := n.book.learn(sctx, quietSearcher{n.eng}, n.game)
+	msg, err := n.book.learn(n.learnCtx, quietSearcher{n.eng}, n.game)
 	if err != nil {
 		n.fail("%v", err)
 	} else {
