@@ -21,8 +21,8 @@ import (
 const consoleHelp = `commands:
   f5 | f5d6c3        play moves (a transcript; "pa" or "pass" for a pass)
   play <moves>       the same
-  go                 the engine plays the side to move
-  hint [n]           the n best moves with their values (default 3)
+  go                 the engine plays the side to move (from the opening book when it can)
+  hint [n]           the n best moves with their values (default 3; book moves first)
   solve              exact endgame solve of the position (slow with many empties)
   undo [n], redo [n] take back / replay moves (against the engine: back to your turn)
   new                new game from the start position
