@@ -220,3 +220,25 @@ func TestNBoardLearnFailures(t *testing.T) {
 		t.Errorf("embedded book: output %q, saved %v, learned %d games", out, fb.saved, len(fb.learned))
 	}
 }
+
+// quit stops a learn's searches at once: the game's positions are saved (their moves are
+// searched by a later learn) and "learned" is still written. The fake engine's searches at
+// depth 50 wait for their cancellation, so only quit can end this learn.
+func TestNBoardQuitStopsLearning(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.book")
+	opt := testOptions(t)
+	opt.Book = BookOptions{Book: book.New(), File: path, LearnDepth: fakeDeep}
+	var out bytes.Buffer
+	in := "set game " + learnGGF + "\nlearn\nquit\n"
+	if err := RunNBoard(context.Background(), &fakeEngine{}, strings.NewReader(in), &out, opt); err != nil {
+		t.Fatal(err)
+	}
+	want := "status Learning the game\nstatus learned: 9 positions added, 0 moves searched (interrupted: the moves not searched yet are searched by the next learn); saved to " + path + "\nlearned\n"
+	if out.String() != want {
+		t.Fatalf("output %q\nwant %q", out.String(), want)
+	}
+	bk, err := book.Load(path)
+	if err != nil || bk.Len() != 9 {
+		t.Fatalf("saved book: %v, %d positions", err, bk.Len())
+	}
+}
