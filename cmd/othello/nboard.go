@@ -39,7 +39,7 @@ func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
 		eval:  fs.String("eval", "default", evalFlagHelp),
 		name:  fs.String("name", EngineName, "engine name given to the GUI (one word)"),
 
-		book:       fs.String("book", "default", "opening book file (default: the embedded book; NBoard's learn writes to the file)"),
+		book:       fs.String("book", "default", "opening book file, or \"default\" (the embedded book) or \"none\"; NBoard's learn writes to a file"),
 		noBook:     fs.Bool("no-book", false, "play without an opening book"),
 		bookMargin: fs.Float64("book-margin", 1, "with -book-random: book moves within this many discs of the best are candidates"),
 		bookRandom: fs.Bool("book-random", false, "pick at random among the book moves within -book-margin of the best (else the best)"),
