@@ -113,12 +113,14 @@ func solve1(p uint64, sq int) int {
 	return 2*np - 64
 }
 
-// solve2 solves a position with the two empty squares x1 and x2.
+// solve2 solves a position with the two empty squares x1 and x2. Each position with one empty
+// square reached counts as a node, as in the generic search.
 func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	s.nodes++
 	best := -inf
 	if neighbours[x1]&o != 0 {
 		if f := flips(p, o, x1); f != 0 {
+			s.nodes++
 			best = -solve1(o^f, x2)
 			if best >= beta {
 				return best
@@ -127,6 +129,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	}
 	if neighbours[x2]&o != 0 {
 		if f := flips(p, o, x2); f != 0 {
+			s.nodes++
 			if v := -solve1(o^f, x1); v > best {
 				best = v
 			}
@@ -141,6 +144,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	best = inf
 	if neighbours[x1]&p != 0 {
 		if f := flips(o, p, x1); f != 0 {
+			s.nodes++
 			best = solve1(p^f, x2)
 			if best <= alpha {
 				return best
@@ -149,6 +153,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	}
 	if neighbours[x2]&p != 0 {
 		if f := flips(o, p, x2); f != 0 {
+			s.nodes++
 			if v := solve1(p^f, x1); v < best {
 				best = v
 			}

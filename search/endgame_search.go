@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // The endgame search proper: search dispatches on the number of empties to deep (table,
@@ -74,10 +75,10 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 			continue
 		}
 		rep := board.LegalMoves(np, no)
-		score := squareValue[sq] - 64*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
-		score -= 8 * int32(potentialMobility(np, no))
+		score := squareValue[sq] - s.wMob*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
+		score -= s.wPot * int32(potentialMobility(np, no))
 		if s.opt.Parity && parity&quadrant[sq] != 0 {
-			score += 24
+			score += s.wPar
 		}
 		m.score = score
 	}
@@ -168,6 +169,16 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	}
 	list := &s.lists[empties]
 	s.genMoves(list, p, o, empties, parity, ttMove)
+	if empties >= s.etcEmpties && s.opt.Table {
+		// Enhanced transposition cutoff: a child whose table bound already refutes the
+		// window ends the node before any search.
+		for i := 0; i < list.n; i++ {
+			m := &list.m[i]
+			if e := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); e != nil && -int(e.upper) >= beta {
+				return -int(e.upper)
+			}
+		}
+	}
 	if empties >= s.sortDeep {
 		s.sortByShallowSearch(list, p, o, ttMove)
 	}
@@ -263,16 +274,11 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 		return best
 	}
-	moves := board.LegalMoves(p, o)
-	if moves == 0 {
-		if board.LegalMoves(o, p) == 0 {
-			return finalScore(p, o)
-		}
-		return -s.mid(o, p, -beta, -alpha, empties, parity)
-	}
+	// Few empties: try the empty squares directly, those in odd regions first, rejecting
+	// most illegal ones by the neighbour test; no move generation, no sorting.
 	best := -inf
-	// Moves in odd regions first, then the others.
-	first := moves
+	empty := ^(p | o)
+	first := empty
 	if s.opt.Parity {
 		var odd uint64
 		for q := 0; q < 4; q++ {
@@ -280,16 +286,22 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				odd |= quadrantMask[q]
 			}
 		}
-		first = moves & odd
+		first = empty & odd
 	}
 	for pass := 0; pass < 2; pass++ {
-		ms := first
+		xs := first
 		if pass == 1 {
-			ms = moves &^ first
+			xs = empty &^ first
 		}
-		for ; ms != 0; ms &= ms - 1 {
-			sq := bits.TrailingZeros64(ms)
+		for ; xs != 0; xs &= xs - 1 {
+			sq := bits.TrailingZeros64(xs)
+			if neighbours[sq]&o == 0 {
+				continue
+			}
 			f := flips(p, o, sq)
+			if f == 0 {
+				continue
+			}
 			v := -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
 			if v > best {
 				best = v
@@ -302,23 +314,33 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 			}
 		}
 	}
+	if best == -inf {
+		if board.LegalMoves(o, p) == 0 {
+			return finalScore(p, o)
+		}
+		return -s.mid(o, p, -beta, -alpha, empties, parity)
+	}
 	return best
 }
 
 // quadrantMask[q] is the 4x4 corner region whose bit in quadrant[] is 1<<q.
 var quadrantMask = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
 
-// sortByShallowSearch rescores the moves of a node far from the leaves by a shallow search
-// with the mobility evaluation (the fallback until a pattern evaluation is plugged in), which
-// sees further than the replies counted by genMoves.
+// sortByShallowSearch rescores the moves of a node far from the leaves by a shallow search,
+// which sees further than the replies counted by genMoves: with the pattern evaluation when
+// the Solver has one, else with the mobility fallback (orderingEval).
 func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
+	if s.opt.Eval != nil {
+		s.sortByEval(l, p, o, ttMove)
+		return
+	}
 	for i := 0; i < l.n; i++ {
 		m := &l.m[i]
 		if int(m.sq) == ttMove {
 			continue
 		}
 		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
-		v := -shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
+		v := -s.shallow(np, no, -1<<20, 1<<20, s.sortDepth-1)
 		m.score = int32(v)*16 + m.score/8
 	}
 }
@@ -333,8 +355,8 @@ func orderingEval(p, o uint64) int {
 	return v
 }
 
-// shallow is a fixed-depth alpha-beta over orderingEval.
-func shallow(p, o uint64, alpha, beta, depth int) int {
+// shallow is a fixed-depth alpha-beta over the mobility fallback evaluation.
+func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 	if depth <= 0 {
 		return orderingEval(p, o)
 	}
@@ -343,13 +365,62 @@ func shallow(p, o uint64, alpha, beta, depth int) int {
 		if board.LegalMoves(o, p) == 0 {
 			return finalScore(p, o) * 1024
 		}
-		return -shallow(o, p, -beta, -alpha, depth-1)
+		return -s.shallow(o, p, -beta, -alpha, depth-1)
 	}
 	best := -1 << 30
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
-		v := -shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		v := -s.shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// sortByEval is sortByShallowSearch with the pattern evaluation: the board with its line
+// indices is built once for the node, and the shallow search makes and unmakes moves on it.
+func (s *Solver) sortByEval(l *moveList, p, o uint64, ttMove int) {
+	b := board.FromColors(p, o, true)
+	for i := 0; i < l.n; i++ {
+		m := &l.m[i]
+		if int(m.sq) == ttMove {
+			continue
+		}
+		u := b.Make(board.Square(m.sq))
+		v := -s.shallowEval(&b, -1<<20, 1<<20, s.sortDepth-1)
+		b.Unmake(u)
+		m.score = int32(v)*4 + m.score/8
+	}
+}
+
+// shallowEval is a fixed-depth alpha-beta over the pattern evaluation.
+func (s *Solver) shallowEval(b *board.Board, alpha, beta, depth int) int {
+	if depth <= 0 {
+		return s.opt.Eval.Eval(b)
+	}
+	moves := board.LegalMoves(b.P, b.O)
+	if moves == 0 {
+		if board.LegalMoves(b.O, b.P) == 0 {
+			return finalScore(b.P, b.O) * eval.Scale
+		}
+		u := b.Pass()
+		v := -s.shallowEval(b, -beta, -alpha, depth-1)
+		b.Unmake(u)
+		return v
+	}
+	best := -1 << 30
+	for ; moves != 0; moves &= moves - 1 {
+		u := b.Make(board.Square(bits.TrailingZeros64(moves)))
+		v := -s.shallowEval(b, -beta, -alpha, depth-1)
+		b.Unmake(u)
 		if v > best {
 			best = v
 			if v > alpha {

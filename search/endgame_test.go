@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // minimax is the plain reference: full negamax over every legal move, no pruning.
@@ -64,7 +65,17 @@ func solverVariants() map[string]SolverOptions {
 	noPar.Parity = false
 	noLast := all
 	noLast.Last4 = false
-	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast}
+	withEval := all
+	ev, err := eval.Default()
+	if err != nil {
+		panic(err)
+	}
+	withEval.Eval = ev
+	withEval.sortDeep = 6 // reach the evaluation's ordering code in small positions too
+	mobOrder := all
+	mobOrder.sortDeep = 6
+	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast,
+		"evalorder": withEval, "mobilityorder": mobOrder}
 }
 
 // TestSolverMatchesMinimax compares exact scores and fail-soft bounds with plain minimax on
@@ -72,7 +83,7 @@ func solverVariants() map[string]SolverOptions {
 func TestSolverMatchesMinimax(t *testing.T) {
 	n, maxEmpties := 3000, 12
 	if testing.Short() {
-		n, maxEmpties = 400, 10
+		n, maxEmpties = 200, 10
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	type pos struct {
@@ -82,8 +93,8 @@ func TestSolverMatchesMinimax(t *testing.T) {
 	var cases []pos
 	for len(cases) < n {
 		e := 1 + r.IntN(maxEmpties)
-		if e > 10 && r.IntN(4) != 0 {
-			e = 1 + r.IntN(10) // fewer of the costly ones
+		if e > 10 && r.IntN(16) != 0 {
+			e = 1 + r.IntN(10) // few of the costly ones: plain minimax is slow there
 		}
 		p, o, ok := randomPosition(r, e)
 		if !ok {
@@ -270,7 +281,7 @@ func TestFFO20to39(t *testing.T) {
 	s := NewSolver(32)
 	max := 99
 	if testing.Short() {
-		max = 20
+		max = 19 // FFO #20-#25
 	}
 	solveProblems(t, s, ffoProblems(t, "20-39"), 20, max)
 }
@@ -322,5 +333,45 @@ func TestFlipsMatchesBoard(t *testing.T) {
 		if got, want := flips(p, o, sq), board.Flips(p, o, board.Square(sq)); got != want {
 			t.Fatalf("p %x o %x sq %v: flips %x, board.Flips %x", p, o, board.Square(sq), got, want)
 		}
+	}
+}
+
+// BenchmarkSolverFeatures solves FFO #21-#31 (15 to 20 empties) with every technique on, then
+// with each one off, in one invocation so that the ratios are comparable:
+//
+//	go test -run XXX -bench SolverFeatures -benchtime 1x ./search
+func BenchmarkSolverFeatures(b *testing.B) {
+	numbers := []int{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
+	all := DefaultSolverOptions(64)
+	variants := []struct {
+		name string
+		off  func(*SolverOptions)
+	}{
+		{"all", func(*SolverOptions) {}},
+		{"no-table", func(o *SolverOptions) { o.Table = false }},
+		{"no-stability", func(o *SolverOptions) { o.Stability = false }},
+		{"no-parity", func(o *SolverOptions) { o.Parity = false }},
+		{"no-last4", func(o *SolverOptions) { o.Last4 = false }},
+		{"no-aspiration", func(o *SolverOptions) { o.Aspiration = false }},
+	}
+	for _, v := range variants {
+		opt := all
+		v.off(&opt)
+		b.Run(v.name, func(b *testing.B) { benchmarkFFO(b, "20-39", 20, numbers, opt) })
+	}
+}
+
+// TestSolverAllocatesNothingPerNode: the search below the root allocates nothing (Solve itself
+// allocates only the PV it returns).
+func TestSolverAllocatesNothingPerNode(t *testing.T) {
+	b := ffoProblems(t, "1-19")[0].Board
+	s := NewSolver(4)
+	empties := b.NumEmpties()
+	allocs := testing.AllocsPerRun(3, func() {
+		s.ClearTable()
+		s.search(b.P, b.O, -65, 65, empties, s.rootParity(b.P, b.O))
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per solve", allocs)
 	}
 }

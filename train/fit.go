@@ -29,6 +29,10 @@ type Config struct {
 	Backoff bool
 	Workers int    // goroutines
 	Seed    uint64 // shuffles the games between workers; a run is reproducible from it
+	// Mobility adds two experimental features, the number of moves of each side (a table
+	// of 32 weights per side and stage, after the pattern weights). The evaluation does not
+	// read them: it is for measuring what they would add.
+	Mobility bool
 }
 
 // DefaultConfig is the configuration of the shipped weights.
@@ -36,31 +40,55 @@ func DefaultConfig() Config {
 	return Config{Epochs: 80, Rate: 0.06, Momentum: 0.9, Ridge: 10, Smooth: 1, Backoff: true, Workers: 2, Seed: 1}
 }
 
-// sampleSet holds labelled positions: for each position its NumInstances packed weight
-// indices, relative to the start of each instance's pattern (they fit in 16 bits), and its
-// label in discs from the side to move's view.
+// sampleSet holds labelled positions: for each position its k feature indices (the
+// NumInstances packed weight indices, then the experimental features), each relative to the
+// start of its table (they fit in 16 bits), and its label in discs from the side to move's
+// view.
 type sampleSet struct {
-	idx []uint16
-	y   []float32
+	k        int
+	idx      []uint16
+	y        []float32
+	mobility bool
 }
 
 func (s *sampleSet) len() int { return len(s.y) }
 
-// slotOffset[k] is the packed offset of instance k's pattern.
-var slotOffset = func() (o [patterns.NumInstances]uint32) {
-	for k := range o {
+// slotOffset[k] is the offset of feature k's table in a stage's weights: the packed offset of
+// instance k's pattern, then the mobility tables.
+var slotOffset = func() (o [patterns.NumInstances + 2]uint32) {
+	for k := range patterns.NumInstances {
 		o[k] = uint32(patterns.PackedOffset[patterns.InstancePattern[k]])
 	}
+	o[patterns.NumInstances] = uint32(patterns.PackedSize)
+	o[patterns.NumInstances+1] = uint32(patterns.PackedSize + 32)
 	return o
 }()
 
-// Label returns the training label of the position b met in game g: black's final disc
-// difference, or WTHOR's theoretical score while the game has at least TheoDepth empties,
-// turned to the side to move's view.
+// numWeights is the number of weights of a stage.
+func numWeights(cfg Config) int {
+	if cfg.Mobility {
+		return patterns.PackedSize + 64
+	}
+	return patterns.PackedSize
+}
+
+// Label returns the training label of the position b met in game g, in the side to move's
+// view: its exact score when the solver relabelled it (ExactDepth); otherwise WTHOR's
+// theoretical score while the game has at least TheoDepth empties; otherwise the game's
+// result as perfect play from ExactDepth empties on would have ended it, or, without
+// relabelling, black's final disc difference.
 func Label(g *Game, b *board.Board) float32 {
-	v := g.BlackDiff
-	if g.TheoDepth > 0 && b.NumEmpties() >= g.TheoDepth {
+	e := b.NumEmpties()
+	var v int
+	switch {
+	case g.ExactDepth > 0 && e <= g.ExactDepth:
+		v = int(g.Exact[e])
+	case g.TheoDepth > 0 && e >= g.TheoDepth:
 		v = g.Theoretical
+	case g.ExactDepth > 0:
+		v = int(g.Exact[g.ExactDepth])
+	default:
+		v = g.BlackDiff
 	}
 	if !b.BlackToMove {
 		v = -v
@@ -74,13 +102,22 @@ func (s *sampleSet) add(b *board.Board, y float32) {
 	for k, x := range idx {
 		s.idx = append(s.idx, uint16(patterns.Packed(x)-slotOffset[k]))
 	}
+	if s.mobility {
+		s.idx = append(s.idx, uint16(min(31, board.Count(board.LegalMoves(b.P, b.O)))), uint16(min(31, board.Count(board.LegalMoves(b.O, b.P)))))
+	}
 	s.y = append(s.y, y)
 }
 
 // collect gathers the positions of games whose number of moves played (60 - empties) lies in
 // [lo, hi], split in parts for the workers.
-func collect(games []Game, lo, hi, parts int) []sampleSet {
+func collect(games []Game, lo, hi, parts int, mobility bool) []sampleSet {
 	out := make([]sampleSet, parts)
+	for i := range out {
+		out[i].k, out[i].mobility = patterns.NumInstances, mobility
+		if mobility {
+			out[i].k += 2
+		}
+	}
 	var wg sync.WaitGroup
 	for p := 0; p < parts; p++ {
 		wg.Add(1)
@@ -140,8 +177,8 @@ func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, e
 		if s == eval.NumStages-1 {
 			hi = 60
 		}
-		train := collect(games, lo-cfg.Smooth, hi+cfg.Smooth, cfg.Workers)
-		val := collect(valGames, lo, hi, 1)[0]
+		train := collect(games, lo-cfg.Smooth, hi+cfg.Smooth, cfg.Workers, cfg.Mobility)
+		val := collect(valGames, lo, hi, 1, cfg.Mobility)[0]
 		for _, t := range train {
 			res.TrainPositions[s] += t.len()
 		}
@@ -166,7 +203,7 @@ func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, e
 // times Rate, with heavy-ball momentum: the weights of common and rare configurations
 // converge at the same pace.
 func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func(EpochStats)) ([]float32, []uint32) {
-	n := patterns.PackedSize
+	n := numWeights(cfg)
 	w := make([]float32, n)
 	v := make([]float32, n)
 	seen := make([]uint32, n)
@@ -174,7 +211,7 @@ func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func
 	for _, p := range parts {
 		total += p.len()
 		for j := 0; j < p.len(); j++ {
-			row := p.idx[j*patterns.NumInstances : (j+1)*patterns.NumInstances]
+			row := p.idx[j*p.k : (j+1)*p.k]
 			for k, x := range row {
 				seen[slotOffset[k]+uint32(x)]++
 			}
@@ -231,9 +268,9 @@ func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func
 func gradient(s *sampleSet, w, g []float32) [2]float64 {
 	clear(g)
 	var abs, sq float64
-	const k = patterns.NumInstances
+	k := s.k
 	for j := 0; j < s.len(); j++ {
-		row := (*[k]uint16)(s.idx[j*k : (j+1)*k])
+		row := s.idx[j*k : (j+1)*k]
 		var p float32
 		for i, x := range row {
 			p += w[slotOffset[i]+uint32(x)]
@@ -250,10 +287,10 @@ func gradient(s *sampleSet, w, g []float32) [2]float64 {
 
 // mae is the mean absolute error of weights w on s.
 func mae(s *sampleSet, w []float32) float64 {
-	const k = patterns.NumInstances
+	k := s.k
 	var abs float64
 	for j := 0; j < s.len(); j++ {
-		row := (*[k]uint16)(s.idx[j*k : (j+1)*k])
+		row := s.idx[j*k : (j+1)*k]
 		var p float32
 		for i, x := range row {
 			p += w[slotOffset[i]+uint32(x)]

@@ -25,6 +25,11 @@ type Game struct {
 	// TheoDepth > 0 says that Theoretical is black's disc difference under perfect play from
 	// the position with TheoDepth empties on (WTHOR's theoretical score).
 	TheoDepth, Theoretical int
+	// ExactDepth > 0 says that Exact[e] is black's exact disc difference (perfect play by
+	// both sides, found by the endgame solver) of the game's position with e empties, for
+	// every e <= ExactDepth the game reaches with a move to play (see Relabel).
+	ExactDepth int
+	Exact      [MaxExactDepth + 1]int8
 }
 
 // Replay plays moves from the start position, passing where the side to move has no move.

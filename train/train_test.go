@@ -331,3 +331,80 @@ func FuzzReadWTHORNames(f *testing.F) {
 		ReadWTHORNames("fuzz", b, size)
 	})
 }
+
+// negamax is a plain minimax solver, the independent truth for Relabel on few empties.
+func negamax(p, o uint64) int {
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return board.DiscDiff(p, o)
+		}
+		return -negamax(o, p)
+	}
+	best := -65
+	for moves != 0 {
+		sq := board.FirstSquare(moves)
+		moves &= moves - 1
+		f := board.Flips(p, o, sq)
+		if v := -negamax(o^f, p|f|sq.Bit()); v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+func TestRelabelMatchesMinimax(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games = games[:40]
+	const depth = 7
+	if err := Relabel(games, depth, 2, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for i := range games {
+		g := &games[i]
+		if g.ExactDepth != depth {
+			continue
+		}
+		Replay(g.Moves, func(b *board.Board) {
+			e := b.NumEmpties()
+			if e > depth {
+				return
+			}
+			want := negamax(b.P, b.O)
+			if !b.BlackToMove {
+				want = -want
+			}
+			if int(g.Exact[e]) != want {
+				t.Fatalf("game %d, %d empties: relabelled %d, minimax %d", i, e, g.Exact[e], want)
+			}
+			checked++
+			// The label of the position is its exact score.
+			if got := Label(g, b); b.BlackToMove && got != float32(want) || !b.BlackToMove && got != float32(-want) {
+				t.Fatalf("game %d, %d empties: label %v, exact %d (black)", i, e, got, want)
+			}
+		})
+		// Before the relabelled part, outside WTHOR's theoretical range, the label is the
+		// exact score at depth empties.
+		Replay(g.Moves, func(b *board.Board) {
+			if e := b.NumEmpties(); e > depth && e < g.TheoDepth {
+				want := float32(g.Exact[depth])
+				if !b.BlackToMove {
+					want = -want
+				}
+				if got := Label(g, b); got != want {
+					t.Fatalf("game %d, %d empties: label %v, want %v", i, e, got, want)
+				}
+			}
+		})
+	}
+	if checked < 100 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+	if err := Relabel(games, MaxExactDepth+1, 1, 1, nil); err == nil {
+		t.Error("a relabelling depth beyond MaxExactDepth was accepted")
+	}
+}

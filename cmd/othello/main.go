@@ -32,10 +32,15 @@ type cmdEnv struct {
 func commands() map[string]command {
 	return map[string]command{
 		"analyze": {"search a position or transcript: best moves with values and PVs", cmdAnalyze},
+		"book":    {"opening book: build, deviate, extend, fix, stats, show, export, import, learn", cmdBook},
 		"bench":   {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
 		"match":   {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"mpcfit":  {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
+		"nboard":  {"speak the NBoard protocol (v2) on stdin/stdout, for the NBoard GUI", cmdNBoard},
+		"gtp":     {"speak GTP v2 on stdin/stdout, for GTP controllers", cmdGTP},
+		"console": {"an Othello board on the console: moves, hint, solve, undo; scriptable", cmdConsole},
+		"play":    {"play a game against the engine on the console", cmdPlay},
 		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
 		"train":   {"fit the evaluation weights to game files", cmdTrain},
 		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
@@ -82,8 +87,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rest := global.Args()
 	if len(rest) == 0 {
-		usage(stdout, global)
-		return 0
+		if !isTerminal(stdin) {
+			usage(stdout, global)
+			return 0
+		}
+		rest = []string{"console"} // a person at a terminal gets the console
 	}
 	name := rest[0]
 	if name == "help" || name == "-h" || name == "--help" {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/book"
 	"github.com/othellogo/othello/search"
 )
 
@@ -30,6 +31,7 @@ type playerSpec struct {
 	lim      search.Limits
 	cfg      search.Config
 	eval     evaluator
+	book     *book.Book // nil: no opening book
 }
 
 // parseEngineSpec reads "key=value,..." options of this engine: depth, time (per move),
@@ -65,6 +67,9 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			}
 		case "eval":
 			evalName = v
+		case "book":
+			// Loaded once here: Lookup on a book nobody changes is safe from every game.
+			sp.book, err = book.Open(v)
 		case "tt":
 			sp.cfg.TTMiB, err = strconv.Atoi(v)
 			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {
@@ -88,7 +93,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPrevOrder = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, sel, eval, tt, mpc, pvs, prev)")
+			err = fmt.Errorf("unknown option (want depth, time, sel, eval, tt, mpc, pvs, prev, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)
@@ -107,15 +112,19 @@ func (sp playerSpec) newPlayer(depth int) (player, error) {
 	if sp.external != "" {
 		return startNBoard(sp.external, depth)
 	}
-	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim}, nil
+	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim, book: sp.book}, nil
 }
 
 type enginePlayer struct {
-	e   *search.Engine
-	lim search.Limits
+	e    *search.Engine
+	lim  search.Limits
+	book *book.Book
 }
 
 func (p *enginePlayer) move(ctx context.Context, b board.Board, _ []board.Square, clock, inc time.Duration) (board.Square, error) {
+	if sq, _, ok := p.book.Choose(b, 0, nil); ok {
+		return sq, nil
+	}
 	lim := p.lim
 	if clock > 0 {
 		lim.Remaining, lim.Increment = clock, inc

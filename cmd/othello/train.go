@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/train"
+	"github.com/rs/zerolog"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -31,6 +33,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	backoff := fs.Bool("backoff", def.Backoff, "configurations unseen in a stage take the weight of the nearest stage that saw them")
 	workers := fs.Int("workers", def.Workers, "goroutines")
 	seed := fs.Uint64("seed", def.Seed, "random seed (order of the games between workers)")
+	exact := fs.Int("exact", 12, "relabel the positions with at most this many empties by exact solves (0: off)")
+	exactTT := fs.Int("exact-tt", 32, "transposition table of each relabelling solver, MiB")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
 		fs.PrintDefaults()
@@ -81,16 +85,20 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	if len(games) == 0 {
 		return fmt.Errorf("no usable training games in %v", fs.Args())
 	}
+	if *exact > 0 {
+		all := append(games, val...)
+		rbar := newBar(env, len(all), "exact solves")
+		t0 := time.Now()
+		if err := train.Relabel(all, *exact, cfg.Workers, *exactTT, func() { rbar.Add(1) }); err != nil {
+			return err
+		}
+		rbar.Finish()
+		copy(games, all[:len(games)])
+		copy(val, all[len(games):])
+		env.log.Info().Msgf("relabelled the last %d empties of %d games by exact solves in %s", *exact, len(all), time.Since(t0).Round(time.Second))
+	}
 
-	bar := progressbar.NewOptions(eval.NumStages*cfg.Epochs,
-		progressbar.OptionSetWriter(env.stderr),
-		progressbar.OptionSetDescription("training"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	bar := newBar(env, eval.NumStages*cfg.Epochs, "training")
 	res, err := train.Fit(games, val, cfg, func(e train.EpochStats) {
 		bar.Describe(fmt.Sprintf("stage %2d train %.2f val %.2f", e.Stage, e.TrainMAE, e.ValMAE))
 		bar.Add(1)
@@ -115,8 +123,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		return err
 	}
 	var summary bytes.Buffer
-	fmt.Fprintf(&summary, "GoThello weights trained %s in %s\nconfig %+v\ntraining data %v (paths %v)\n",
-		time.Now().UTC().Format(time.RFC3339), fitTime.Round(time.Second), cfg, st, fs.Args())
+	fmt.Fprintf(&summary, "GoThello weights trained %s in %s\nconfig %+v, exact relabelling from %d empties\ntraining data %v (paths %v)\n",
+		time.Now().UTC().Format(time.RFC3339), fitTime.Round(time.Second), cfg, *exact, st, fs.Args())
 	if len(val) > 0 {
 		rep := train.Evaluate(e, val)
 		fmt.Fprintf(&summary, "validation on %v:\n", valPaths)
@@ -138,6 +146,23 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	fmt.Fprint(env.stdout, summary.String())
 	fmt.Fprintf(env.stdout, "wrote %s (%d bytes), %s, %s; total time %s\n", *out, fi.Size(), *logPath, *plotPath, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// newBar makes a progress bar on stderr (silent with -q).
+func newBar(env *cmdEnv, n int, what string) *progressbar.ProgressBar {
+	w := env.stderr
+	if env.log.GetLevel() > zerolog.InfoLevel {
+		w = io.Discard
+	}
+	return progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(500*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
 }
 
 func writeLog(path string, log []train.EpochStats) error {

@@ -1,0 +1,123 @@
+package book
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
+)
+
+// Game record readers for building the book: WTHOR .wtb, GGF and plain transcripts. They are
+// small on purpose; the training package owns the full readers.
+
+// ReadGames reads the games of a text file: GGF records when its extension is .ggf, else one
+// transcript per line. (WTHOR .wtb files are read by package train; GameFromMoves turns their
+// move lists into Games.)
+func ReadGames(path string) ([]Game, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var games []Game
+	if strings.EqualFold(filepath.Ext(path), ".ggf") {
+		games, err = ParseGGF(string(data))
+	} else {
+		games, err = ParseTranscripts(strings.NewReader(string(data)))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return games, nil
+}
+
+// GameFromMoves replays a move list without passes (as WTHOR stores games) from the start
+// position, inserting the passes, and gives the result of the final board when the game is
+// over there.
+func GameFromMoves(moves []board.Square) (Game, error) {
+	b := board.Start()
+	g := Game{Start: b, Moves: make([]board.Square, 0, len(moves)+2)}
+	for i, sq := range moves {
+		if b.MustPass() {
+			b.Pass()
+			g.Moves = append(g.Moves, board.NoSquare)
+		}
+		if sq == board.NoSquare || !b.Play(sq) {
+			return Game{}, fmt.Errorf("move %d (%s) is not legal for %s", i+1, sq, b.SideName())
+		}
+		g.Moves = append(g.Moves, sq)
+	}
+	if b.GameOver() {
+		g.Result, g.HasResult = b.BlackScore(), true
+	}
+	return g, nil
+}
+
+// ParseTranscripts reads one game per line: a transcript from the start position (first
+// field; anything after it, such as a result, is ignored). Blank lines and lines starting
+// with '#' are skipped. A game that ends on a finished board gets that board's result.
+func ParseTranscripts(r io.Reader) ([]Game, error) {
+	var games []Game
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		moves, b, err := board.ParseTranscript(f[0])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		g := Game{Start: board.Start(), Moves: moves}
+		if b.GameOver() {
+			g.Result, g.HasResult = b.BlackScore(), true
+		}
+		games = append(games, g)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("after line %d: %w", line, err)
+	}
+	return games, nil
+}
+
+// ParseGGF reads the games of a GGF text (package ggf does the parsing and checks every
+// move).
+func ParseGGF(text string) ([]Game, error) {
+	gs, err := ggf.ParseAll(text)
+	if err != nil {
+		return nil, fmt.Errorf("ggf: %w", err)
+	}
+	if len(gs) == 0 && strings.TrimSpace(text) != "" {
+		return nil, fmt.Errorf("ggf: no \"(;...;)\" game record found")
+	}
+	games := make([]Game, len(gs))
+	for i, g := range gs {
+		games[i] = FromGGF(g)
+	}
+	return games, nil
+}
+
+// FromGGF converts a GGF record (already replayed and checked by package ggf) to a Game: its
+// start position, its moves with passes, and its result, from the final board when the game
+// is over, else from RE (black's disc difference; a resigned or timed-out "+64:r" has none).
+func FromGGF(g *ggf.Game) Game {
+	out := Game{Start: g.Start, Moves: make([]board.Square, len(g.Moves))}
+	for i, m := range g.Moves {
+		out.Moves[i] = m.Square
+	}
+	if r, err := strconv.ParseFloat(strings.TrimPrefix(g.Result, "+"), 64); err == nil && r >= -64 && r <= 64 {
+		out.Result, out.HasResult = int(r), true
+	}
+	if b := g.Final(); b.GameOver() {
+		out.Result, out.HasResult = b.BlackScore(), true
+	}
+	return out
+}

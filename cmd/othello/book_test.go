@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/book"
+)
+
+// TestBookCommands runs the book's life cycle through the binary with the real engine at a
+// small depth: build, stats, show, deviate, extend, learn, fix, export, import.
+func TestBookCommands(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "t.book")
+	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--min-games", "2", "--depth", "2", "--tt", "1", "testdata/book-games.txt", "testdata/WTH_1977.wtb")
+	if code != 0 || !strings.Contains(out, "leaves searched") {
+		t.Fatalf("build: code %d\n%s\n%s", code, out, errOut)
+	}
+	built, err := book.Load(bk)
+	if err != nil || built.Len() == 0 {
+		t.Fatalf("built book: %v", err)
+	}
+	code, out, _ = runCmd(t, "", "book", "stats", "--book", bk)
+	if code != 0 || !strings.Contains(out, "start position:") || !strings.Contains(out, "2:") {
+		t.Errorf("stats: code %d\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "", "book", "show", "--book", bk, "f5d6")
+	if code != 0 || !strings.Contains(out, "book value") || !strings.Contains(out, "c3") {
+		t.Errorf("show: code %d\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "", "book", "show", "--book", bk, "--", "-------------------------OOO-----XXX---------------------------- X")
+	if code != 0 || !strings.Contains(out, "not in the book") {
+		t.Errorf("show outside the book: code %d\n%s", code, out)
+	}
+	for _, c := range [][]string{
+		{"deviate", "--margin", "1", "--limit", "5"},
+		{"extend", "--moves", "8"},
+		{"learn", "testdata/learn.ggf"},
+		{"fix"},
+	} {
+		args := append([]string{"book", c[0], "--book", bk}, c[1:]...)
+		if c[0] != "fix" {
+			args = append(args[:4], append([]string{"--depth", "2", "--tt", "1"}, args[4:]...)...)
+		}
+		code, out, errOut := runCmd(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: code %d\n%s\n%s", c[0], code, out, errOut)
+		}
+	}
+	code, out, _ = runCmd(t, "", "book", "show", "--book", bk, "f5f6e6f4e3c5c4e7")
+	if code != 0 || !strings.Contains(out, "book value") {
+		t.Errorf("the learned game's last position: code %d\n%s", code, out)
+	}
+	text := filepath.Join(dir, "t.txt")
+	if code, _, errOut := runCmd(t, "", "book", "export", "--book", bk, "-o", text); code != 0 {
+		t.Fatalf("export: %s", errOut)
+	}
+	copyBook := filepath.Join(dir, "copy.book")
+	if code, _, errOut := runCmd(t, "", "book", "import", "--book", copyBook, text); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	a, _ := book.Load(bk)
+	b, _ := book.Load(copyBook)
+	if a.Len() != b.Len() {
+		t.Errorf("imported copy: %d positions, original %d", b.Len(), a.Len())
+	}
+}
+
+func TestBookCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.book")
+	os.WriteFile(bad, []byte("GOTHBOOK\x01\x00\x00\x00garbage"), 0o644)
+	code, _, errOut := runCmd(t, "", "book", "stats", "--book", bad)
+	if code == 0 || !strings.Contains(errOut, "corrupt book") {
+		t.Errorf("corrupt book: code %d, %q", code, errOut)
+	}
+	illegal := filepath.Join(dir, "illegal.txt")
+	os.WriteFile(illegal, []byte("f5d6\nf5a1\n"), 0o644)
+	code, _, errOut = runCmd(t, "", "book", "build", "--book", filepath.Join(dir, "x.book"), "--depth", "1", illegal)
+	if code == 0 || !strings.Contains(errOut, "line 2") {
+		t.Errorf("illegal transcript: code %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.book")); err == nil {
+		t.Error("a failed build wrote a book")
+	}
+	txt := filepath.Join(dir, "bad.txt")
+	os.WriteFile(txt, []byte("f5 +1 3\nf5d6 x 3\n"), 0o644)
+	code, _, errOut = runCmd(t, "", "book", "import", "--book", filepath.Join(dir, "y.book"), txt)
+	if code == 0 || !strings.Contains(errOut, "line 2") {
+		t.Errorf("bad import: code %d, %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"book"},
+		{"book", "frob"},
+		{"book", "build", "testdata/book-games.txt"},
+		{"book", "show", "f5a1"},
+		{"book", "build", "--book", "x", "--depth", "0", "testdata/book-games.txt"},
+	} {
+		if code, _, _ := runCmd(t, "", args...); code != 2 {
+			t.Errorf("%v: code %d, want 2", args, code)
+		}
+	}
+	// The embedded default book is valid.
+	if code, out, errOut := runCmd(t, "", "book", "stats"); code != 0 || !strings.Contains(out, "embedded book") {
+		t.Errorf("stats of the embedded book: code %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+func TestMatchPlayerBook(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "t.book")
+	if code, _, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "4", "--depth", "1", "--tt", "1", "testdata/book-games.txt"); code != 0 {
+		t.Fatal(errOut)
+	}
+	sp, err := parseEngineSpec("depth=1,tt=1,book=" + bk)
+	if err != nil || sp.book == nil {
+		t.Fatalf("book option: %v", err)
+	}
+	p, _ := sp.newPlayer(0)
+	want, _, _ := sp.book.Choose(board.Start(), 0, nil)
+	if got, err := p.move(context.Background(), board.Start(), nil, 0, 0); err != nil || got != want {
+		t.Errorf("player with a book: %s (%v), book move %s", got, err, want)
+	}
+	if sp, err := parseEngineSpec("depth=1,book=none"); err != nil || sp.book != nil {
+		t.Errorf("book=none: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "bad.book"), []byte("junk"), 0o644)
+	if _, err := parseEngineSpec("depth=1,book=" + filepath.Join(dir, "bad.book")); err == nil || !strings.Contains(err.Error(), "corrupt book") {
+		t.Errorf("corrupt book: %v", err)
+	}
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runSolve(t *testing.T, text string, args ...string) (int, string, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "p.obf")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run(append(append([]string{"solve"}, args...), path), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n"
+
+func TestSolveCommand(t *testing.T) {
+	code, out, errs := runSolve(t, ffo1, "--hash", "8")
+	if code != 0 || !strings.Contains(out, "g8") || !strings.Contains(out, "+18") || !strings.Contains(out, "0 wrong") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runSolve(t, ffo1, "--wld", "--hash", "8")
+	if code != 0 || !strings.Contains(out, "win") {
+		t.Fatalf("--wld: exit %d\n%s", code, out)
+	}
+	wrong := strings.Replace(ffo1, "G8:+18", "G8:+20", 1)
+	if code, out, _ = runSolve(t, wrong, "--hash", "8"); code != 3 || !strings.Contains(out, "WRONG") {
+		t.Fatalf("wrong score: exit %d\n%s", code, out)
+	}
+	if code, _, errs = runSolve(t, "garbage line\n"); code != 2 || !strings.Contains(errs, "line 1") {
+		t.Fatalf("bad file: exit %d, %s", code, errs)
+	}
+	if code, _, _ = runSolve(t, ffo1, "--threads", "0"); code != 2 {
+		t.Fatalf("--threads 0: exit %d", code)
+	}
+	if code, _, _ = runSolve(t, ffo1, "--only", "5"); code != 2 {
+		t.Fatalf("--only out of range: exit %d", code)
+	}
+}
+
+func TestSolveCommandThreads(t *testing.T) {
+	text := ffo1 + "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0;\n"
+	code, out, errs := runSolve(t, text, "--threads", "2", "--hash", "8")
+	if code != 0 || !strings.Contains(out, "total: 2 positions") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if i, j := strings.Index(out, "+18"), strings.Index(out, "+10"); i < 0 || j < 0 || i > j {
+		t.Fatalf("results out of order:\n%s", out)
+	}
+}
+
+func TestFirstNumber(t *testing.T) {
+	for in, want := range map[string]int{"a/b/fforum-40-59.obf": 40, "x.obf": 1, "fforum-1-19.obf": 1, "fforum-60-79.obf": 60, "a-b-c.obf": 1} {
+		if got := firstNumber(in); got != want {
+			t.Errorf("firstNumber(%q) = %d, want %d", in, got, want)
+		}
+	}
+}

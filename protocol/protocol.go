@@ -1,0 +1,283 @@
+// Package protocol owns the text front ends that drive the engine: the NBoard protocol (v2,
+// as the NBoard GUI and Chris Welty's Protocol.htm describe it), GTP v2 (the Go Text Protocol,
+// used for Othello by Quarry, Edax and match tools), and a console for people and scripts.
+// The engine never knows which front end drives it: each front end holds an Engine (the two
+// methods below) and a position, and turns lines into searches and searches into lines.
+//
+// Every front end reads its input through a line reader that cannot be blown up by huge lines
+// (they are dropped with an error once they pass MaxLine bytes), answers bad input with a
+// message in the protocol's own error channel and keeps its state consistent, so the next
+// command works.
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+// Engine is what the front ends need from the search: a best move with progress reports,
+// and the top n moves with their values. *search.Engine satisfies it; tests use a fake.
+// Both must return promptly once ctx is cancelled, with the best result found so far.
+type Engine interface {
+	Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result
+	Analyze(ctx context.Context, b board.Board, lim search.Limits, n int, info func([]search.MoveScore)) []search.MoveScore
+}
+
+// Options configure a front end.
+type Options struct {
+	Name    string         // one-token engine name given to GUIs
+	Version string         // engine version (GTP "version")
+	Log     zerolog.Logger // diagnostics, on stderr: stdout belongs to the protocol
+	// Depth is the default midgame depth (NBoard's "set depth" and the console's "level"
+	// change it); 0 means DefaultDepth.
+	Depth int
+	// MoveTime bounds each move of the console and GTP (0: none; a GTP clock also applies).
+	MoveTime time.Duration
+	// Prompt makes the console print a prompt before each command (for a terminal).
+	Prompt bool
+	// EngineBlack and EngineWhite make the console play that colour by itself after each
+	// move (the "play" subcommand's human-versus-engine mode).
+	EngineBlack, EngineWhite bool
+	// Interrupt, when not nil, stops the console's running search on each value (the binary
+	// sends one per Ctrl-C); the engine plays its best move so far.
+	Interrupt <-chan struct{}
+	// Book is the opening book and how to use it (no book when Book.Book is nil).
+	Book BookOptions
+}
+
+// DefaultDepth is the midgame depth used when none is given.
+const DefaultDepth = 12
+
+// MaxDepth bounds requested depths: deeper than the game is long means "to the end".
+const MaxDepth = 60
+
+// MaxLine is the longest input line accepted; longer lines are dropped with an error.
+// A complete GGF game with evals and times is about 2 KB.
+const MaxLine = 64 << 10
+
+func (o *Options) name() string {
+	if o.Name == "" {
+		return "GoThello"
+	}
+	return strings.Join(strings.Fields(o.Name), "_")
+}
+
+func (o *Options) depth() int {
+	if o.Depth <= 0 {
+		return DefaultDepth
+	}
+	return min(o.Depth, MaxDepth)
+}
+
+// errLineTooLong reports an input line longer than MaxLine, which was dropped.
+var errLineTooLong = errors.New("line too long")
+
+// lineReader reads lines of at most max bytes; longer lines are consumed and reported as
+// errLineTooLong, so a huge line costs no more memory than max.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 4096), max: max}
+}
+
+// next returns the next line without its end of line ("\n" or "\r\n"). At the end of the
+// input it returns io.EOF (a last line without "\n" is returned first).
+func (lr *lineReader) next() (string, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > lr.max+2 {
+				tooLong = true
+				buf = nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && (len(buf) > 0 || tooLong):
+			// a last line without end of line
+		case err != nil:
+			return "", err
+		}
+		if tooLong {
+			return "", errLineTooLong
+		}
+		buf = bytes.TrimSuffix(buf, []byte{'\n'})
+		buf = bytes.TrimSuffix(buf, []byte{'\r'})
+		return string(buf), nil
+	}
+}
+
+// syncWriter serializes writes of whole lines from the command loop and from search
+// callbacks.
+type syncWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func (s *syncWriter) printf(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writeLocked(format, args...)
+}
+
+// failed returns the first write error.
+func (s *syncWriter) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+func (s *syncWriter) writeLocked(format string, args ...any) {
+	if s.err != nil {
+		return
+	}
+	_, s.err = fmt.Fprintf(s.w, format, args...)
+}
+
+// printable replaces control and non-ASCII bytes so that echoing bad input back never
+// writes binary to a protocol stream, and clips it.
+func printable(s string) string { return clipLine(s, 60) }
+
+// clipLine is printable with a given length limit.
+func clipLine(s string, limit int) string {
+	var sb strings.Builder
+	for i := 0; i < len(s) && i < limit; i++ {
+		c := s[i]
+		if c < 32 || c > 126 {
+			sb.WriteByte('?')
+			continue
+		}
+		sb.WriteByte(c)
+	}
+	if len(s) > limit {
+		sb.WriteString("...")
+	}
+	return sb.String()
+}
+
+// pvString writes a principal variation for NBoard: upper-case squares run together, "PA"
+// for a pass ("F5D6C3").
+func pvString(pv []board.Square) string {
+	var sb strings.Builder
+	for _, sq := range pv {
+		sb.WriteString(strings.ToUpper(sq.String()))
+	}
+	return sb.String()
+}
+
+// pvWords writes a principal variation for people: "f5 d6 c3", "pa" for a pass.
+func pvWords(pv []board.Square) string {
+	w := make([]string, len(pv))
+	for i, sq := range pv {
+		w[i] = sq.String()
+	}
+	return strings.Join(w, " ")
+}
+
+// depthString is the depth as NBoard shows it: "100%" for an exact endgame solve, "100%W"
+// for a win/loss/draw proof, else the midgame depth.
+func depthString(in search.Info) string {
+	switch {
+	case in.Exact:
+		return "100%"
+	case in.WLD:
+		return "100%W"
+	}
+	return fmt.Sprint(in.Depth)
+}
+
+// legalSquares lists the legal moves of the side to move in square order.
+func legalSquares(b *board.Board) []board.Square {
+	var out []board.Square
+	for m := b.LegalMoves(); m != 0; m &= m - 1 {
+		out = append(out, board.FirstSquare(m))
+	}
+	return out
+}
+
+// checkedMove returns res's move if it is legal in b, else the first legal move (and false),
+// so a front end never plays an illegal move whatever the engine returns.
+func checkedMove(b *board.Board, res search.Result) (board.Square, bool) {
+	if b.LegalMoves() == 0 {
+		return board.NoSquare, res.Move == board.NoSquare
+	}
+	if b.IsLegal(res.Move) {
+		return res.Move, true
+	}
+	return legalSquares(b)[0], false
+}
+
+// parseInt reads a decimal integer, saturating instead of overflowing, so "set depth
+// 99999999999999999999" is a huge depth rather than an error or a negative number.
+func parseInt(s string) (int, error) {
+	if s == "" {
+		return 0, errors.New("missing number")
+	}
+	neg := false
+	i := 0
+	if s[0] == '-' || s[0] == '+' {
+		neg = s[0] == '-'
+		i = 1
+	}
+	if i >= len(s) {
+		return 0, fmt.Errorf("%q is not a number", printable(s))
+	}
+	n := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("%q is not a number", printable(s))
+		}
+		if n < 1<<40 {
+			n = n*10 + int(c-'0')
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
+}
+
+// eval writes a score in discs with two decimals, never as "-0.00".
+func eval(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	if s == "-0.00" {
+		return "0.00"
+	}
+	return s
+}
+
+// quietSearcher gives the book's searches a progress callback, which an Engine may expect.
+type quietSearcher struct{ eng Engine }
+
+func (q quietSearcher) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	if info == nil {
+		info = func(search.Info) {}
+	}
+	return q.eng.Search(ctx, b, lim, info)
+}
+
+// The real search is an Engine.
+var _ Engine = (*search.Engine)(nil)
