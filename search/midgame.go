@@ -19,7 +19,8 @@ const (
 	// count (depth 10) by under 0.3%, and no PVS at all costs 6% more nodes.
 	defaultPVSHeight = 3
 	// Bounds tables and sorted move order at height >= this: 3 searched 25% fewer nodes than 4
-	// in less time, 2 fewer nodes again but far more time (bench, depth 10-11).
+	// in less time; 2 searched 18% fewer nodes again but took longer in the one (noisy) run
+	// (bench, depth 10-11, mobility evaluation).
 	defaultTTHeight = 3
 	fastestFirstAt  = 18 // order by fewest opponent moves at this many empties or fewer
 	// defaultEvalOrderHeight: from this height moves would be ordered by a shallow search
