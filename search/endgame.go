@@ -324,8 +324,11 @@ func (s *Solver) principalVariation(p, o uint64, score, first int) []board.Squar
 			found = first
 		}
 		if found == noMove {
-			if e := s.ttEntry(p, o, empties); e != nil && e.move != noMove && moves&(1<<uint(e.move)) != 0 && try(int(e.move)) {
-				found = int(e.move)
+			// Copy the move out of the entry: the search in try may overwrite the entry.
+			if e := s.ttEntry(p, o, empties); e != nil {
+				if tm := int(e.move); tm != noMove && moves&(1<<uint(tm)) != 0 && try(tm) {
+					found = tm
+				}
 			}
 		}
 		for m := moves; found == noMove && m != 0; m &= m - 1 {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -109,7 +110,9 @@ func TestSolverMatchesMinimax(t *testing.T) {
 			if res.Score != c.score {
 				t.Fatalf("%s: case %d (%s): score %d, minimax %d", name, i, obf(c.p, c.o), res.Score, c.score)
 			}
-			checkPV(t, c.p, c.o, res)
+			if msg := pvError(c.p, c.o, res); msg != "" {
+				t.Fatalf("%s: case %d (%s): %s", name, i, obf(c.p, c.o), msg)
+			}
 			// A random window: fail-soft bounds must hold.
 			a := r.IntN(129) - 64
 			b := a + 1 + r.IntN(20)
@@ -125,16 +128,23 @@ func TestSolverMatchesMinimax(t *testing.T) {
 // checkPV replays the PV and checks that it is legal and ends with the solved score.
 func checkPV(t *testing.T, p, o uint64, res SolveResult) {
 	t.Helper()
+	if msg := pvError(p, o, res); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// pvError describes what is wrong with res's PV from (p, o), or returns "".
+func pvError(p, o uint64, res SolveResult) string {
 	score := res.Score
 	sign := 1
 	for i, sq := range res.PV {
 		if sq == board.NoSquare {
 			if board.LegalMoves(p, o) != 0 {
-				t.Fatalf("PV %v: pass at ply %d with legal moves", res.PV, i)
+				return fmt.Sprintf("PV %v: pass at ply %d with legal moves", res.PV, i)
 			}
 		} else {
 			if board.LegalMoves(p, o)&sq.Bit() == 0 {
-				t.Fatalf("PV %v: illegal move at ply %d", res.PV, i)
+				return fmt.Sprintf("PV %v: illegal move at ply %d", res.PV, i)
 			}
 			f := board.Flips(p, o, sq)
 			p, o = p|f|sq.Bit(), o^f
@@ -143,14 +153,15 @@ func checkPV(t *testing.T, p, o uint64, res SolveResult) {
 		sign = -sign
 	}
 	if board.LegalMoves(p, o) != 0 || board.LegalMoves(o, p) != 0 {
-		t.Fatalf("PV %v does not end the game", res.PV)
+		return fmt.Sprintf("PV %v does not end the game", res.PV)
 	}
 	if got := sign * board.DiscDiff(p, o); got != score {
-		t.Fatalf("PV %v ends at %d, score %d", res.PV, got, score)
+		return fmt.Sprintf("PV %v ends at %d, score %d", res.PV, got, score)
 	}
-	if len(res.PV) > 0 && res.PV[0] != res.Move && !(res.Move == board.NoSquare) {
-		t.Fatalf("PV %v does not start with the move %v", res.PV, res.Move)
+	if len(res.PV) > 0 && res.PV[0] != res.Move && res.Move != board.NoSquare {
+		return fmt.Sprintf("PV %v does not start with the move %v", res.PV, res.Move)
 	}
+	return ""
 }
 
 func obf(p, o uint64) string {
