@@ -386,3 +386,34 @@ func TestSolverAllocatesNothingPerNode(t *testing.T) {
 		t.Fatalf("%v allocations per solve", allocs)
 	}
 }
+
+// TestSolveWindows checks fail-soft bounds with random windows, aspiration included, on FFO
+// positions with known exact scores.
+func TestSolveWindows(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	s := NewSolver(16)
+	ps := ffoProblems(t, "1-19")
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := 0; i < n; i++ {
+		pr := ps[r.IntN(len(ps))]
+		exact, _ := pr.Best()
+		a := r.IntN(129) - 64
+		b := a + 1 + r.IntN(40)
+		if r.IntN(3) == 0 { // a window that misses the exact score
+			a = exact + 1 + r.IntN(10)
+			b = a + 2 + r.IntN(30)
+			if r.IntN(2) == 0 {
+				a, b = exact-b, exact-a
+			}
+		}
+		s.ClearTable() // a warm table would answer from earlier solves
+		v := s.Solve(pr.Board.P, pr.Board.O, a, b).Score
+		switch {
+		case v <= a && exact > v, v >= b && exact < v, v > a && v < b && v != exact:
+			t.Fatalf("line %d: window (%d,%d) gave %d, exact %d", pr.Line, a, b, v, exact)
+		}
+	}
+}
