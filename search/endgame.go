@@ -208,7 +208,9 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 	}
 	// Aspiration: a narrow window around a guess, widened on the failing side until the score
 	// lies inside. Final scores are even except in rare odd-disc endings, hence the steps.
-	guess := min(max(s.guess(p, o, empties), alpha+1), beta-1)
+	// The first window is the win/loss/draw one, (-1, 1), when the caller's window allows:
+	// cheap to prove, and its fail-soft bound is a good first guess of the score.
+	guess := min(max(0, alpha+1), beta-1)
 	lo, hi := max(alpha, guess-1), min(beta, guess+1)
 	for {
 		v, m := s.rootSearch(p, o, lo, hi, empties)
@@ -224,12 +226,6 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 			hi = min(beta, v+s.aspStep+1)
 		}
 	}
-}
-
-// guess estimates the score for the aspiration window: a shallow exact-window solve is too
-// costly, so a win/loss/draw bound is used as the first guess.
-func (s *Solver) guess(p, o uint64, empties int) int {
-	return 0
 }
 
 // rootSearch is the negascout of the root, which also returns the best move.
