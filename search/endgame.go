@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // SolverOptions configure a Solver. The switches exist to measure what each technique buys
@@ -19,6 +20,9 @@ type SolverOptions struct {
 	Aspiration bool
 	// TableEmpties is the fewest empties at which the table is probed and written (0: default).
 	TableEmpties int
+	// Eval, when set, orders the moves far from the leaves by shallow searches with the
+	// pattern evaluation instead of the mobility fallback. The scores stay exact either way.
+	Eval *eval.Evaluator
 
 	// Knobs for tuning experiments (zero: the default).
 	midOrderEmpties  int   // fewest empties at which mid sorts moves fastest-first

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // minimax is the plain reference: full negamax over every legal move, no pruning.
@@ -64,7 +65,17 @@ func solverVariants() map[string]SolverOptions {
 	noPar.Parity = false
 	noLast := all
 	noLast.Last4 = false
-	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast}
+	withEval := all
+	ev, err := eval.Default()
+	if err != nil {
+		panic(err)
+	}
+	withEval.Eval = ev
+	withEval.sortDeep = 6 // reach the evaluation's ordering code in small positions too
+	mobOrder := all
+	mobOrder.sortDeep = 6
+	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast,
+		"evalorder": withEval, "mobilityorder": mobOrder}
 }
 
 // TestSolverMatchesMinimax compares exact scores and fail-soft bounds with plain minimax on
@@ -82,8 +93,8 @@ func TestSolverMatchesMinimax(t *testing.T) {
 	var cases []pos
 	for len(cases) < n {
 		e := 1 + r.IntN(maxEmpties)
-		if e > 10 && r.IntN(4) != 0 {
-			e = 1 + r.IntN(10) // fewer of the costly ones
+		if e > 10 && r.IntN(16) != 0 {
+			e = 1 + r.IntN(10) // few of the costly ones: plain minimax is slow there
 		}
 		p, o, ok := randomPosition(r, e)
 		if !ok {
