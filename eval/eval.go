@@ -44,7 +44,15 @@ func Stage(empties int) int {
 // Evaluator holds the expanded weight tables. It is read-only once built and may be shared by
 // any number of goroutines.
 type Evaluator struct {
-	w [NumStages][patterns.TableSize]int16
+	w        [NumStages][patterns.TableSize]int16
+	sections []weights.Section
+}
+
+// Section returns the extra section of the weight file with the given tag (e.g. the search's
+// Multi-ProbCut parameters, or "TRN1", the training summary).
+func (e *Evaluator) Section(tag string) ([]byte, bool) {
+	f := weights.File{Sections: e.sections}
+	return f.Section(tag)
 }
 
 // Eval returns the static evaluation of b in units of 1/Scale disc from the side to move's
@@ -95,7 +103,7 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 				name, i, got.Name, len(got.Squares), got.Packed, p.Name, len(p.Squares), p.Packed)
 		}
 	}
-	e := new(Evaluator)
+	e := &Evaluator{sections: f.Sections}
 	for s := 0; s < NumStages; s++ {
 		src := f.Weights[s]
 		if f.Scale != Scale {

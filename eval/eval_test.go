@@ -1,7 +1,10 @@
 package eval
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -220,6 +223,83 @@ func BenchmarkEvalViaIndices(b *testing.B) {
 		for _, x := range idx {
 			sum += int(w[x])
 		}
+	}
+	_ = sum
+}
+
+func TestSections(t *testing.T) {
+	f := randomFile(t, 13)
+	f.SetSection("MPC1", []byte{1, 2, 3})
+	data, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := weights.Decode("mem", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := FromFile("mem", g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := e.Section("MPC1"); !ok || len(d) != 3 {
+		t.Errorf("section MPC1: %v %v", d, ok)
+	}
+	if _, ok := e.Section("NONE"); ok {
+		t.Error("found an absent section")
+	}
+}
+
+// The shipped weights must know something about Othello: on the 79 FFO endgame positions
+// (20 to 36 empties, exact scores known) the static evaluation must mostly agree in sign with
+// the best score and be far closer to it than a blind guess of 0.
+func TestDefaultOnFFO(t *testing.T) {
+	e, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "fforum-1-79.obf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, agree int
+	var absErr, absZero float64
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		b, rest, err := board.ParseOBF(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The best move's score comes first: "; G8:+18; ..."
+		fields := strings.FieldsFunc(rest, func(r rune) bool { return r == ';' || r == ' ' })
+		var best int
+		if _, err := fmt.Sscanf(fields[0][strings.IndexByte(fields[0], ':')+1:], "%d", &best); err != nil {
+			t.Fatalf("%q: %v", fields[0], err)
+		}
+		v := float64(e.Eval(&b)) / Scale
+		n++
+		if v > 0 && best > 0 || v < 0 && best < 0 || best == 0 && math.Abs(v) < 4 {
+			agree++
+		}
+		absErr += math.Abs(v - float64(best))
+		absZero += math.Abs(float64(best))
+	}
+	t.Logf("FFO 1-79: sign agrees in %d of %d, MAE %.2f discs (guessing 0: %.2f)", agree, n, absErr/float64(n), absZero/float64(n))
+	if agree*100 < n*65 || absErr > 0.7*absZero {
+		t.Errorf("shipped weights: sign agrees in %d of %d, MAE %.2f (guessing 0: %.2f)", agree, n, absErr/float64(n), absZero/float64(n))
+	}
+}
+
+// BenchmarkEvalDefault evaluates with the shipped weights.
+func BenchmarkEvalDefault(b *testing.B) {
+	e, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos := randomPositions(20, 3)
+	b.ReportAllocs()
+	sum := 0
+	for i := 0; b.Loop(); i++ {
+		sum += e.Eval(&pos[i%len(pos)])
 	}
 	_ = sum
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -20,8 +21,8 @@ import (
 const consoleHelp = `commands:
   f5 | f5d6c3        play moves (a transcript; "pa" or "pass" for a pass)
   play <moves>       the same
-  go                 the engine plays the side to move
-  hint [n]           the n best moves with their values (default 3)
+  go                 the engine plays the side to move (from the opening book when it can)
+  hint [n]           the n best moves with their values (default 3; book moves first)
   solve              exact endgame solve of the position (slow with many empties)
   undo [n], redo [n] take back / replay moves (against the engine: back to your turn)
   new                new game from the start position
@@ -32,10 +33,11 @@ const consoleHelp = `commands:
   color <c>          you play black or white; the engine plays the other colour
   show               the board, legal moves and the moves so far
   moves, ggf         the game as a transcript / as a GGF record
-  help, quit
+  help, quit         (Ctrl-C stops a running search; quit or Ctrl-D ends the session)
 `
 
 type console struct {
+	intr                     interrupts
 	eng                      Engine
 	opt                      Options
 	out                      io.Writer
@@ -44,19 +46,24 @@ type console struct {
 	depth                    int
 	moveTime                 time.Duration
 	engineBlack, engineWhite bool
+	book                     *bookPlayer
 }
 
 // RunConsole runs the console on in and out until "quit", the end of the input or the end
 // of ctx. It returns an error only when writing to out fails.
 func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
 	c := &console{eng: eng, opt: opt, out: &errWriter{w: out}, game: ggf.New(board.Start()),
-		depth: opt.depth(), moveTime: opt.MoveTime, engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite}
+		depth: opt.depth(), moveTime: opt.MoveTime, engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite,
+		book: newBookPlayer(opt.Book)}
 	ew := c.out.(*errWriter)
-	fmt.Fprintf(c.out, "%s %s. Type \"help\" for the commands.\n", opt.name(), opt.Version)
-	c.show()
-	c.autoplay(ctx)
+	if opt.Interrupt != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go c.watch(done)
+	}
+	c.start(ctx)
 	lr := newLineReader(in, MaxLine)
-	for ctx.Err() == nil && ew.err == nil {
+	for ctx.Err() == nil && ew.failed() == nil {
 		if opt.Prompt {
 			fmt.Fprint(c.out, "> ")
 		}
@@ -69,28 +76,102 @@ func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, op
 			if err != io.EOF {
 				c.opt.Log.Error().Err(err).Msg("console: reading input")
 			}
-			return ew.err
+			return ew.failed()
 		}
 		if !c.handle(ctx, line) {
 			break
 		}
 	}
-	return ew.err
+	return ew.failed()
 }
 
-// errWriter remembers the first write error so the loop can stop on a closed output.
+// start greets, says who plays what against the engine, shows the board and lets the engine
+// move if it is its turn.
+func (c *console) start(ctx context.Context) {
+	fmt.Fprintf(c.out, "%s %s. Type \"help\" for the commands.\n", c.opt.name(), c.opt.Version)
+	if c.opt.Book.Note != "" {
+		fmt.Fprintln(c.out, clipLine(c.opt.Book.Note, 300))
+	}
+	if c.engineBlack != c.engineWhite {
+		fmt.Fprintf(c.out, "you play %s; %s plays %s\n", colour(!c.engineBlack), c.opt.name(), colour(c.engineBlack))
+	}
+	c.show()
+	c.autoplay(ctx)
+}
+
+// errWriter remembers the first write error so the loop can stop on a closed output, and
+// serializes writes (the interrupt watcher writes too).
 type errWriter struct {
+	mu  sync.Mutex
 	w   io.Writer
 	err error
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.err != nil {
 		return 0, e.err
 	}
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+func (e *errWriter) failed() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// interrupts stops the running search on each value from Options.Interrupt (Ctrl-C); when no
+// search runs it tells how to leave instead.
+type interrupts struct {
+	mu          sync.Mutex
+	cancel      context.CancelFunc // of the running search, nil when none
+	interrupted bool               // the last search was stopped
+}
+
+// watch handles interrupts until done is closed.
+func (c *console) watch(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-c.opt.Interrupt:
+			c.intr.mu.Lock()
+			if c.intr.cancel != nil {
+				c.intr.cancel()
+				c.intr.interrupted = true
+				c.intr.mu.Unlock()
+				continue
+			}
+			c.intr.mu.Unlock()
+			fmt.Fprintf(c.out, "\n(Ctrl-C stops a search; type quit or press Ctrl-D to leave)\n")
+			if c.opt.Prompt {
+				fmt.Fprint(c.out, "> ")
+			}
+		}
+	}
+}
+
+// searchContext is the context of one search, cancelled by an interrupt; end reports whether
+// the search was interrupted.
+func (c *console) searchContext(ctx context.Context) (sctx context.Context, end func() bool) {
+	sctx, cancel := context.WithCancel(ctx)
+	c.intr.mu.Lock()
+	c.intr.cancel, c.intr.interrupted = cancel, false
+	c.intr.mu.Unlock()
+	return sctx, func() bool {
+		c.intr.mu.Lock()
+		defer c.intr.mu.Unlock()
+		c.intr.cancel = nil
+		cancel()
+		if c.intr.interrupted {
+			fmt.Fprintf(c.out, "(search interrupted)\n")
+		}
+		return c.intr.interrupted
+	}
 }
 
 func (c *console) errorf(format string, args ...any) {
@@ -139,9 +220,11 @@ func (c *console) handle(ctx context.Context, line string) bool {
 			c.errorf("the game is over")
 			return true
 		}
-		c.engineMove(ctx)
+		stopped := c.engineMove(ctx)
 		c.show()
-		c.autoplay(ctx)
+		if !stopped {
+			c.autoplay(ctx)
+		}
 	case "hint":
 		n := 3
 		if len(args) > 0 {
@@ -330,16 +413,25 @@ func (c *console) limits() search.Limits {
 	return search.Limits{Depth: c.depth, MoveTime: c.moveTime}
 }
 
-// engineMove lets the engine play the side to move (or pass for it).
-func (c *console) engineMove(ctx context.Context) {
+// engineMove lets the engine play the side to move (or pass for it). An interrupted search
+// still plays its best move so far; it reports the interruption.
+func (c *console) engineMove(ctx context.Context) (interrupted bool) {
 	b := c.game.Final()
 	if b.LegalMoves() == 0 {
 		fmt.Fprintf(c.out, "%s has no move and passes\n", b.SideName())
 		c.game.PlayMove(board.NoSquare)
-		return
+		return false
+	}
+	if mv, score, ok := c.book.move(b); ok {
+		fmt.Fprintf(c.out, "%s plays %s (%s %s, book)\n", c.opt.name(), mv, colour(b.BlackToMove), signed(score))
+		c.game.Play(ggf.Move{Square: mv, Black: b.BlackToMove, Eval: score, HasEval: true, HasTime: true})
+		c.redo = nil
+		return false
 	}
 	start := time.Now()
-	res := c.eng.Search(ctx, b, c.limits(), c.progress)
+	sctx, end := c.searchContext(ctx)
+	res := c.eng.Search(sctx, b, c.limits(), c.progress)
+	interrupted = end()
 	el := time.Since(start)
 	mv, ok := checkedMove(&b, res)
 	if !ok {
@@ -349,6 +441,7 @@ func (c *console) engineMove(ctx context.Context) {
 		signed(res.Score), depthWords(res.Info), res.Nodes, el.Seconds(), pvWords(res.PV))
 	c.game.Play(ggf.Move{Square: mv, Black: b.BlackToMove, Eval: res.Score, HasEval: true, Time: el, HasTime: true})
 	c.redo = nil
+	return interrupted
 }
 
 // autoplay lets the engine move while it is its turn, and passes for a human who has no move.
@@ -359,8 +452,11 @@ func (c *console) autoplay(ctx context.Context) {
 			return
 		}
 		if c.isEngine(&b) {
-			c.engineMove(ctx)
+			stop := c.engineMove(ctx)
 			c.show()
+			if stop {
+				return // Ctrl-C also stops the engine playing on; "go" resumes
+			}
 			continue
 		}
 		if b.MustPass() && (c.engineBlack || c.engineWhite) {
@@ -408,11 +504,42 @@ func (c *console) hint(ctx context.Context, n int) {
 		fmt.Fprintf(c.out, "%s has no move: the only move is a pass\n", b.SideName())
 		return
 	}
-	ms := c.eng.Analyze(ctx, b, c.limits(), n, func([]search.MoveScore) {})
-	// Only the first n have exact values; the engine may list the others as bounds.
-	for i, m := range ms[:min(n, len(ms))] {
-		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i+1, m.Move, signed(m.Score), depthWords(m.Info), pvWords(m.PV))
+	// The book's moves first, then the search's best of the others.
+	booked := c.book.lines(b, n)
+	var inBook uint64
+	for i, l := range booked {
+		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i+1, l.move, signed(l.score), bookWords(l), pvWords(l.pv))
+		inBook |= l.move.Bit()
 	}
+	if len(booked) >= min(n, board.Count(b.LegalMoves())) {
+		return
+	}
+	sctx, end := c.searchContext(ctx)
+	ms := c.eng.Analyze(sctx, b, c.limits(), n, func([]search.MoveScore) {})
+	end()
+	// Only the first n have exact values; the engine may list the others as bounds.
+	i := len(booked)
+	for _, m := range ms[:min(n, len(ms))] {
+		if inBook&m.Move.Bit() != 0 {
+			continue
+		}
+		if i++; i > n {
+			break
+		}
+		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i, m.Move, signed(m.Score), depthWords(m.Info), pvWords(m.PV))
+	}
+}
+
+// bookWords describes a book value: "book", its depth, and the games through the move.
+func bookWords(l bookLine) string {
+	s := "book " + l.depth
+	if l.depth == "100%" {
+		s = "book exact"
+	}
+	if l.games > 0 {
+		s += fmt.Sprintf(", %d games", l.games)
+	}
+	return s
 }
 
 func (c *console) solve(ctx context.Context) {
@@ -425,7 +552,9 @@ func (c *console) solve(ctx context.Context) {
 		fmt.Fprintf(c.out, "solving %d empties exactly may take very long\n", b.NumEmpties())
 	}
 	start := time.Now()
-	res := c.eng.Search(ctx, b, search.Limits{}, c.progress)
+	sctx, end := c.searchContext(ctx)
+	res := c.eng.Search(sctx, b, search.Limits{}, c.progress)
+	end()
 	fmt.Fprintf(c.out, "solve: %s %s (%s, %d nodes, %.2f s; pv %s)\n", res.Move, signed(res.Score), depthWords(res.Info),
 		res.Nodes, time.Since(start).Seconds(), pvWords(res.PV))
 }

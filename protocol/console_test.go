@@ -3,10 +3,15 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
 )
 
 // Against itself ("mode both") the console plays a whole game to the end by itself.
@@ -44,4 +49,53 @@ func FuzzConsole(f *testing.F) {
 			}
 		}
 	})
+}
+
+// startEngine tells when a search starts.
+type startEngine struct {
+	fakeEngine
+	started chan struct{}
+}
+
+func (e *startEngine) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	e.started <- struct{}{}
+	return e.fakeEngine.Search(ctx, b, lim, info)
+}
+
+// Ctrl-C (Options.Interrupt) stops a search that would never end; the engine plays its best
+// move so far and the session goes on. At the prompt it says how to leave.
+func TestConsoleInterrupt(t *testing.T) {
+	eng := &startEngine{started: make(chan struct{}, 1)}
+	intr := make(chan struct{}, 1)
+	pr, pw := io.Pipe()
+	out := &lineCollector{grew: make(chan struct{}, 1)}
+	ended := make(chan error, 1)
+	go func() {
+		ended <- RunConsole(context.Background(), eng, pr, out, Options{Log: zerolog.Nop(), Interrupt: intr})
+		pr.CloseWithError(io.ErrClosedPipe)
+	}()
+	waitFor := func(s string) {
+		t.Helper()
+		deadline := time.After(60 * time.Second) // a deadlock guard, not a measurement
+		for !strings.Contains(out.String(), s) {
+			select {
+			case <-out.grew:
+			case <-deadline:
+				t.Fatalf("no %q in output:\n%s", s, out.String())
+			}
+		}
+	}
+	io.WriteString(pw, "level 60\ngo\n") // the fake's depth 60 runs until cancelled
+	<-eng.started
+	intr <- struct{}{}
+	waitFor("(search interrupted)")
+	waitFor("GoThello plays d3")
+	io.WriteString(pw, "moves\n")
+	waitFor("\nd3\n")
+	intr <- struct{}{}
+	waitFor("type quit or press Ctrl-D to leave")
+	io.WriteString(pw, "quit\n")
+	if err := <-ended; err != nil {
+		t.Fatal(err)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,9 +53,7 @@ func TestUpdateConsoleScripts(t *testing.T) {
 				sb.WriteString(lines[0] + "\n")
 				lines = lines[1:]
 			}
-			fmt.Fprintf(ew, "%s %s. Type \"help\" for the commands.\n", o.name(), o.Version)
-			c.show()
-			c.autoplay(context.Background())
+			c.start(context.Background())
 			flush()
 			for _, line := range lines {
 				switch {

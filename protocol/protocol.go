@@ -51,6 +51,11 @@ type Options struct {
 	// EngineBlack and EngineWhite make the console play that colour by itself after each
 	// move (the "play" subcommand's human-versus-engine mode).
 	EngineBlack, EngineWhite bool
+	// Interrupt, when not nil, stops the console's running search on each value (the binary
+	// sends one per Ctrl-C); the engine plays its best move so far.
+	Interrupt <-chan struct{}
+	// Book is the opening book and how to use it (no book when Book.Book is nil).
+	Book BookOptions
 }
 
 // DefaultDepth is the midgame depth used when none is given.
@@ -135,6 +140,13 @@ func (s *syncWriter) printf(format string, args ...any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.writeLocked(format, args...)
+}
+
+// failed returns the first write error.
+func (s *syncWriter) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
 }
 
 func (s *syncWriter) writeLocked(format string, args ...any) {
@@ -255,6 +267,16 @@ func eval(x float64) string {
 		return "0.00"
 	}
 	return s
+}
+
+// quietSearcher gives the book's searches a progress callback, which an Engine may expect.
+type quietSearcher struct{ eng Engine }
+
+func (q quietSearcher) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	if info == nil {
+		info = func(search.Info) {}
+	}
+	return q.eng.Search(ctx, b, lim, info)
 }
 
 // The real search is an Engine.

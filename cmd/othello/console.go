@@ -54,11 +54,25 @@ func runConsole(env *cmdEnv, name string, args []string) error {
 		}
 	}
 	opt.Prompt = isTerminal(env.stdin)
-	// Ctrl-C stops a running search (the engine plays its best move so far) and ends the
-	// session.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	return protocol.RunConsole(ctx, eng, env.stdin, env.stdout, opt)
+	// Ctrl-C stops a running search (the engine plays its best move so far); quit or the end
+	// of the input end the session.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	intr := make(chan struct{}, 1)
+	go func() {
+		for range sig {
+			select {
+			case intr <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	defer func() {
+		signal.Stop(sig)
+		close(sig)
+	}()
+	opt.Interrupt = intr
+	return protocol.RunConsole(context.Background(), eng, env.stdin, env.stdout, opt)
 }
 
 // isTerminal reports whether r is an interactive terminal (not a pipe or a file).

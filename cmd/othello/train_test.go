@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A tiny training run through the command: weights, CSV log and plot are written, the
+// weights load back, and othello eval reads them.
+func TestTrainAndEvalCommands(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "tiny.gtw")
+	games := filepath.Join("..", "..", "train", "testdata", "wth_2023_200.wtb")
+	code, stdout, stderr := runCmd(t, "", "-q", "train", "-o", out, "-epochs", "3", "-exact", "6",
+		"-validation", games, filepath.Join("..", "..", "train", "testdata", "playok_60.wtb"), filepath.Join("..", "..", "train", "testdata", "selfplay_30.txt"))
+	if code != 0 {
+		t.Fatalf("train: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	for _, f := range []string{out, filepath.Join(dir, "tiny.csv"), filepath.Join(dir, "tiny.png")} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stdout, "24 empties vs WTHOR theoretical score") {
+		t.Errorf("train output lacks the validation report:\n%s", stdout)
+	}
+	code, stdout, stderr = runCmd(t, "", "eval", "-weights", out, "-moves", "f5d6c3")
+	if code != 0 || !strings.Contains(stdout, "evaluation") {
+		t.Errorf("eval: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, "", "eval", "-games", games)
+	if code != 0 || !strings.Contains(stdout, "all ") {
+		t.Errorf("eval -games: code %d\n%s", code, stdout)
+	}
+	code, _, stderr = runCmd(t, "", "eval", "-weights", filepath.Join(dir, "absent.gtw"))
+	if code == 0 || !strings.Contains(stderr, "absent.gtw") {
+		t.Errorf("eval with a missing weight file: code %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "", "train", "-o", out)
+	if code != 2 {
+		t.Errorf("train without data: code %d, stderr %q", code, stderr)
+	}
+}
