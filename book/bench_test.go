@@ -56,3 +56,18 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(bk.Len()), "ns/position")
 }
+
+// BenchmarkOpenDefault decodes the embedded default book, as a front end does at start.
+func BenchmarkOpenDefault(b *testing.B) {
+	bk, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(bk.Len()), "positions")
+	b.SetBytes(int64(len(defaultBook)))
+	for b.Loop() {
+		if _, err := Default(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

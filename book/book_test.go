@@ -552,3 +552,30 @@ func TestUnsearchedMovesStayOut(t *testing.T) {
 	again.Evaluate(context.Background(), &fakeSearcher{}, Options{Depth: 1})
 	checkInvariants(t, again)
 }
+
+// The embedded book decodes, is consistent, and (when not empty) knows the start position.
+func TestDefaultBook(t *testing.T) {
+	bk, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, bk)
+	if bk.Len() == 0 {
+		t.Log("the embedded book is empty")
+		return
+	}
+	if e, ok := bk.Lookup(board.Start()); !ok || !e.Known || len(e.Moves) != 4 {
+		t.Errorf("start position in the default book: %v %+v", ok, e)
+	}
+	if changed := bk.Fix(); changed != 0 {
+		t.Errorf("Fix changed %d values of the default book: it was saved unpropagated", changed)
+	}
+	for _, path := range []string{"", "default"} {
+		if b2, err := Open(path); err != nil || b2.Len() != bk.Len() {
+			t.Errorf("Open(%q): %v", path, err)
+		}
+	}
+	if b2, err := Open("none"); err != nil || b2 != nil {
+		t.Errorf("Open(none): %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
 )
 
 // Game record readers for building the book: WTHOR .wtb, GGF and plain transcripts. They are
@@ -87,134 +88,36 @@ func ParseTranscripts(r io.Reader) ([]Game, error) {
 	return games, nil
 }
 
-// ParseGGF reads the Othello games of a GGF text: "(;GM[Othello]...;)" records with a BO[]
-// start board ("8", 64 squares '*' black, 'O' white, '-' empty, then the side to move), B[]
-// and W[] moves ("f5", optionally "/eval/time"; "pa" a pass) and RE[] the result for black.
-// Games on other boards than 8x8 and resigned or timed-out results are read without a result.
+// ParseGGF reads the games of a GGF text (package ggf does the parsing and checks every
+// move).
 func ParseGGF(text string) ([]Game, error) {
-	var games []Game
-	rest := text
-	for n := 1; ; n++ {
-		i := strings.Index(rest, "(;")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(rest[i+2:], ";)")
-		if j < 0 {
-			return nil, fmt.Errorf("ggf: game %d has no closing \";)\"", n)
-		}
-		j += 2
-		g, err := parseGGFGame(rest[i+2 : i+j])
-		if err != nil {
-			return nil, fmt.Errorf("ggf: game %d: %w", n, err)
-		}
-		games = append(games, g)
-		rest = rest[i+j+2:]
+	gs, err := ggf.ParseAll(text)
+	if err != nil {
+		return nil, fmt.Errorf("ggf: %w", err)
 	}
-	if len(games) == 0 && strings.TrimSpace(text) != "" {
+	if len(gs) == 0 && strings.TrimSpace(text) != "" {
 		return nil, fmt.Errorf("ggf: no \"(;...;)\" game record found")
+	}
+	games := make([]Game, len(gs))
+	for i, g := range gs {
+		games[i] = FromGGF(g)
 	}
 	return games, nil
 }
 
-func parseGGFGame(s string) (Game, error) {
-	g := Game{Start: board.Start()}
-	var b board.Board
-	haveBoard := false
-	result := ""
-	for {
-		s = strings.TrimLeft(s, " \t\r\n")
-		if s == "" {
-			break
-		}
-		open := strings.IndexByte(s, '[')
-		if open <= 0 {
-			return Game{}, fmt.Errorf("expected PROPERTY[value] at %q", clip(s))
-		}
-		name := s[:open]
-		for _, c := range name {
-			if c < 'A' || c > 'Z' {
-				return Game{}, fmt.Errorf("property name %q: want upper-case letters", clip(name))
-			}
-		}
-		end := strings.IndexByte(s[open:], ']')
-		if end < 0 {
-			return Game{}, fmt.Errorf("property %s has no closing ']'", name)
-		}
-		val := s[open+1 : open+end]
-		s = s[open+end+1:]
-		switch name {
-		case "GM":
-			if !strings.EqualFold(val, "othello") {
-				return Game{}, fmt.Errorf("game type %q, want Othello", clip(val))
-			}
-		case "BO":
-			var err error
-			if b, err = parseGGFBoard(val); err != nil {
-				return Game{}, err
-			}
-			g.Start, haveBoard = b, true
-		case "RE":
-			result = val
-		case "B", "W":
-			if !haveBoard {
-				b, haveBoard = g.Start, true
-			}
-			if (name == "B") != b.BlackToMove {
-				return Game{}, fmt.Errorf("move %d (%s) is not %s's turn", len(g.Moves)+1, clip(val), b.SideName())
-			}
-			mv, _, _ := strings.Cut(val, "/")
-			var sq board.Square
-			if board.IsPassWord(mv) {
-				sq = board.NoSquare
-			} else {
-				var err error
-				if sq, err = board.ParseSquare(mv); err != nil {
-					return Game{}, fmt.Errorf("move %d: %w", len(g.Moves)+1, err)
-				}
-			}
-			if !b.Play(sq) {
-				return Game{}, fmt.Errorf("move %d (%s) is not legal for %s", len(g.Moves)+1, clip(mv), b.SideName())
-			}
-			g.Moves = append(g.Moves, sq)
-		}
+// FromGGF converts a GGF record (already replayed and checked by package ggf) to a Game: its
+// start position, its moves with passes, and its result, from the final board when the game
+// is over, else from RE (black's disc difference; a resigned or timed-out "+64:r" has none).
+func FromGGF(g *ggf.Game) Game {
+	out := Game{Start: g.Start, Moves: make([]board.Square, len(g.Moves))}
+	for i, m := range g.Moves {
+		out.Moves[i] = m.Square
 	}
-	if r, err := strconv.ParseFloat(strings.TrimPrefix(result, "+"), 64); err == nil && r >= -64 && r <= 64 {
-		g.Result, g.HasResult = int(r), true
+	if r, err := strconv.ParseFloat(strings.TrimPrefix(g.Result, "+"), 64); err == nil && r >= -64 && r <= 64 {
+		out.Result, out.HasResult = int(r), true
 	}
-	if haveBoard && b.GameOver() {
-		g.Result, g.HasResult = b.BlackScore(), true
+	if b := g.Final(); b.GameOver() {
+		out.Result, out.HasResult = b.BlackScore(), true
 	}
-	return g, nil
-}
-
-func parseGGFBoard(val string) (board.Board, error) {
-	f := strings.Fields(val)
-	if len(f) < 2 || f[0] != "8" {
-		return board.Board{}, fmt.Errorf("board %q: want size 8, 64 squares and the side to move", clip(val))
-	}
-	cells := strings.Join(f[1:len(f)-1], "")
-	side := f[len(f)-1]
-	if len(cells) != 64 || len(side) != 1 {
-		return board.Board{}, fmt.Errorf("board %q: want 64 squares and the side to move", clip(val))
-	}
-	var black, white uint64
-	for i := 0; i < 64; i++ {
-		switch cells[i] {
-		case '*':
-			black |= 1 << uint(i)
-		case 'O':
-			white |= 1 << uint(i)
-		case '-':
-		default:
-			return board.Board{}, fmt.Errorf("board: square %d is %q; want *, O or -", i+1, cells[i])
-		}
-	}
-	switch side {
-	case "*":
-		return board.FromColors(black, white, true), nil
-	case "O":
-		return board.FromColors(black, white, false), nil
-	}
-	return board.Board{}, fmt.Errorf("board: side to move %q; want * or O", side)
+	return out
 }

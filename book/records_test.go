@@ -59,7 +59,6 @@ func TestParseGGF(t *testing.T) {
 		"(;GM[Othello]B[f5]",
 		"(;GM[Othello]B[f5;)",
 		"no game here",
-		"(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- X];)",
 	} {
 		if _, err := ParseGGF(bad); err == nil {
 			t.Errorf("%q: no error", bad)

@@ -21,8 +21,8 @@ import (
 const consoleHelp = `commands:
   f5 | f5d6c3        play moves (a transcript; "pa" or "pass" for a pass)
   play <moves>       the same
-  go                 the engine plays the side to move
-  hint [n]           the n best moves with their values (default 3)
+  go                 the engine plays the side to move (from the opening book when it can)
+  hint [n]           the n best moves with their values (default 3; book moves first)
   solve              exact endgame solve of the position (slow with many empties)
   undo [n], redo [n] take back / replay moves (against the engine: back to your turn)
   new                new game from the start position
@@ -46,13 +46,15 @@ type console struct {
 	depth                    int
 	moveTime                 time.Duration
 	engineBlack, engineWhite bool
+	book                     *bookPlayer
 }
 
 // RunConsole runs the console on in and out until "quit", the end of the input or the end
 // of ctx. It returns an error only when writing to out fails.
 func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
 	c := &console{eng: eng, opt: opt, out: &errWriter{w: out}, game: ggf.New(board.Start()),
-		depth: opt.depth(), moveTime: opt.MoveTime, engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite}
+		depth: opt.depth(), moveTime: opt.MoveTime, engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite,
+		book: newBookPlayer(opt.Book)}
 	ew := c.out.(*errWriter)
 	if opt.Interrupt != nil {
 		done := make(chan struct{})
@@ -87,6 +89,9 @@ func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, op
 // move if it is its turn.
 func (c *console) start(ctx context.Context) {
 	fmt.Fprintf(c.out, "%s %s. Type \"help\" for the commands.\n", c.opt.name(), c.opt.Version)
+	if c.opt.Book.Note != "" {
+		fmt.Fprintln(c.out, clipLine(c.opt.Book.Note, 300))
+	}
 	if c.engineBlack != c.engineWhite {
 		fmt.Fprintf(c.out, "you play %s; %s plays %s\n", colour(!c.engineBlack), c.opt.name(), colour(c.engineBlack))
 	}
@@ -417,6 +422,12 @@ func (c *console) engineMove(ctx context.Context) (interrupted bool) {
 		c.game.PlayMove(board.NoSquare)
 		return false
 	}
+	if mv, score, ok := c.book.move(b); ok {
+		fmt.Fprintf(c.out, "%s plays %s (%s %s, book)\n", c.opt.name(), mv, colour(b.BlackToMove), signed(score))
+		c.game.Play(ggf.Move{Square: mv, Black: b.BlackToMove, Eval: score, HasEval: true, HasTime: true})
+		c.redo = nil
+		return false
+	}
 	start := time.Now()
 	sctx, end := c.searchContext(ctx)
 	res := c.eng.Search(sctx, b, c.limits(), c.progress)
@@ -493,13 +504,42 @@ func (c *console) hint(ctx context.Context, n int) {
 		fmt.Fprintf(c.out, "%s has no move: the only move is a pass\n", b.SideName())
 		return
 	}
+	// The book's moves first, then the search's best of the others.
+	booked := c.book.lines(b, n)
+	var inBook uint64
+	for i, l := range booked {
+		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i+1, l.move, signed(l.score), bookWords(l), pvWords(l.pv))
+		inBook |= l.move.Bit()
+	}
+	if len(booked) >= min(n, board.Count(b.LegalMoves())) {
+		return
+	}
 	sctx, end := c.searchContext(ctx)
 	ms := c.eng.Analyze(sctx, b, c.limits(), n, func([]search.MoveScore) {})
 	end()
 	// Only the first n have exact values; the engine may list the others as bounds.
-	for i, m := range ms[:min(n, len(ms))] {
-		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i+1, m.Move, signed(m.Score), depthWords(m.Info), pvWords(m.PV))
+	i := len(booked)
+	for _, m := range ms[:min(n, len(ms))] {
+		if inBook&m.Move.Bit() != 0 {
+			continue
+		}
+		if i++; i > n {
+			break
+		}
+		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i, m.Move, signed(m.Score), depthWords(m.Info), pvWords(m.PV))
 	}
+}
+
+// bookWords describes a book value: "book", its depth, and the games through the move.
+func bookWords(l bookLine) string {
+	s := "book " + l.depth
+	if l.depth == "100%" {
+		s = "book exact"
+	}
+	if l.games > 0 {
+		s += fmt.Sprintf(", %d games", l.games)
+	}
+	return s
 }
 
 func (c *console) solve(ctx context.Context) {

@@ -29,6 +29,7 @@ type gtp struct {
 	opt  Options
 	out  io.Writer
 	game *ggf.Game
+	book *bookPlayer
 	// undo holds the number of moves before each play/genmove (a colour switch adds a pass,
 	// which "undo" takes back with the move).
 	undo []int
@@ -44,7 +45,7 @@ type gtp struct {
 // RunGTP speaks GTP v2 on in and out until "quit", the end of the input or the end of ctx.
 // It returns an error only when writing to out fails.
 func RunGTP(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
-	g := &gtp{eng: eng, opt: opt, out: out, game: ggf.New(board.Start())}
+	g := &gtp{eng: eng, opt: opt, out: out, game: ggf.New(board.Start()), book: newBookPlayer(opt.Book)}
 	lr := newLineReader(in, MaxLine)
 	for ctx.Err() == nil {
 		line, err := lr.next()
@@ -326,7 +327,13 @@ func (g *gtp) genmove(ctx context.Context, args []string) (string, error) {
 		return "pass", nil
 	}
 	start := time.Now()
-	res := g.eng.Search(ctx, b, g.limits(black), func(search.Info) {})
+	var res search.Result
+	if sq, score, ok := g.book.move(b); ok {
+		res.Move, res.Score = sq, score
+		g.opt.Log.Debug().Str("move", sq.String()).Float64("eval", score).Msg("gtp: book move")
+	} else {
+		res = g.eng.Search(ctx, b, g.limits(black), func(search.Info) {})
+	}
 	mv, ok := checkedMove(&b, res)
 	if !ok {
 		g.opt.Log.Error().Str("move", res.Move.String()).Msg("gtp: engine returned an illegal move; playing the first legal move")

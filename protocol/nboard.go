@@ -120,12 +120,20 @@ type nboard struct {
 	game     *ggf.Game
 	depth    int
 	contempt int
+	book     *bookPlayer
+	noted    bool            // the book note has been shown
+	learnCtx context.Context // cancelled by quit
 }
 
 // RunNBoard speaks the NBoard protocol on in and out until "quit", the end of the input or
 // the end of ctx. It returns an error only when writing to out fails.
 func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
-	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), depth: opt.depth()}
+	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), depth: opt.depth(),
+		book: newBookPlayer(opt.Book)}
+	// Learning is stopped by quit only (a ping waits for it, as with Ntest).
+	lctx, stopLearning := context.WithCancel(ctx)
+	defer stopLearning()
+	n.learnCtx = lctx
 	q := newLineQueue()
 	go func() {
 		lr := newLineReader(in, MaxLine)
@@ -139,6 +147,9 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 			}
 			if cmd, _ := splitCommand(text); cmd == "ping" || cmd == "quit" {
 				n.abort.abortBefore(seq)
+				if cmd == "quit" {
+					stopLearning()
+				}
 			}
 			q.push(nboardLine{seq: seq, text: text, err: err}, false)
 		}
@@ -180,6 +191,10 @@ func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 			n.opt.Log.Warn().Str("version", printable(args)).Msg("nboard: protocol version is not 2; speaking version 2")
 		}
 		n.out.printf("set myname %s\n", n.opt.name())
+		if n.opt.Book.Note != "" && !n.noted {
+			n.noted = true
+			n.out.printf("status %s\n", clipLine(n.opt.Book.Note, 300))
+		}
 	case "set":
 		n.set(args)
 	case "move":
@@ -193,8 +208,7 @@ func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
 	case "analyze":
 		n.analyze(ctx, l.seq)
 	case "learn":
-		n.opt.Log.Info().Msg("nboard: learn: the front ends do not use the opening book yet; game not stored")
-		n.out.printf("learned\n")
+		n.learn()
 	default:
 		// NBoard 1.1 sends a bare move ("F5") instead of "move F5".
 		if len(cmd) == 2 && args == "" {
@@ -337,6 +351,11 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 	if sctx.Err() != nil {
 		return // a later ping has already made this command stale
 	}
+	if mv, score, ok := n.book.move(b); ok {
+		n.out.printf("status book move %s %s\n", strings.ToUpper(mv.String()), eval(score))
+		n.out.printf("=== %s/%s/0\n", strings.ToUpper(mv.String()), eval(score))
+		return
+	}
 	so := &searchOutput{out: n.out}
 	start := time.Now()
 	res := n.eng.Search(sctx, b, n.limits(&b), func(in search.Info) {
@@ -393,13 +412,32 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 		}
 		return
 	}
+	// The book's moves come first, with their values; the search gives the rest.
+	booked := n.book.lines(b, k)
+	var inBook uint64
+	for _, l := range booked {
+		n.out.printf("book %s %s %d %s\n", pvString(l.pv), eval(l.score), l.games, l.depth)
+		inBook |= l.move.Bit()
+	}
+	if len(booked) >= min(k, board.Count(b.LegalMoves())) {
+		n.out.printf("status\n")
+		return
+	}
+	want := k - len(booked)
 	// The last iteration's report usually equals the final one: it is not written twice.
 	var mu sync.Mutex
 	var last string
 	write := func(ms []search.MoveScore) {
 		var sb strings.Builder
+		written := 0
 		// Only the first k have exact values; the engine may list the others as bounds.
 		for _, m := range ms[:min(k, len(ms))] {
+			if inBook&m.Move.Bit() != 0 {
+				continue
+			}
+			if written++; written > want {
+				break
+			}
 			pv := m.PV
 			if len(pv) == 0 || pv[0] != m.Move {
 				pv = append([]board.Square{m.Move}, pv...)
@@ -421,6 +459,23 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 	write(final)
 	so.close()
 	n.out.printf("status\n")
+}
+
+// learn adds the game to the opening book and saves the book; "learned" follows in any case,
+// so a GUI waiting for it goes on. Learning runs to its end, as Ntest's does (a ping waits
+// for it); quit stops its searches, and what was searched is saved.
+func (n *nboard) learn() {
+	if n.opt.Book.Book != nil {
+		n.out.printf("status Learning the game\n")
+	}
+	msg, err := n.book.learn(n.learnCtx, quietSearcher{n.eng}, n.game)
+	if err != nil {
+		n.fail("%v", err)
+	} else {
+		n.opt.Log.Info().Msg("nboard: " + msg)
+		n.out.printf("status %s\n", clipLine(msg, 300))
+	}
+	n.out.printf("learned\n")
 }
 
 // analyze evaluates every position of the game from the last back to the first and sends

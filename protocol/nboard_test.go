@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/book"
 	"github.com/othellogo/othello/search"
 )
 
@@ -220,9 +221,11 @@ func FuzzNBoard(f *testing.F) {
 	f.Add("set game (;GM[Othello]TI[1:00]" + startBO + "B[f5//70];)\ngo\n")
 	f.Add("move pa\nF5\nset depth -1\nhint 99999999999999\n\x00\xff\n")
 	f.Add("set game (;GM[Othello]BO[8 XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO O];)\ngo\nhint 1\nanalyze\nlearn\n")
+	f.Add("set game (;GM[Othello]" + startBO + "B[f5]W[d6]B[c3];)\nlearn\nset game (;GM[Othello]" + startBO + ";)\ngo\nhint 4\nmove f5\ngo\nlearn\n")
 	f.Fuzz(func(t *testing.T, input string) {
 		var out bytes.Buffer
-		opt := Options{Log: zerolog.Nop()}
+		// a real book in memory, which "learn" fills (its searches at depth 1)
+		opt := Options{Log: zerolog.Nop(), Book: BookOptions{Book: book.New(), LearnDepth: 1}}
 		if err := RunNBoard(context.Background(), &fakeEngine{noDeep: true}, strings.NewReader(input), &out, opt); err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +235,7 @@ func FuzzNBoard(f *testing.F) {
 			}
 			word, _, _ := strings.Cut(line, " ")
 			switch word {
-			case "set", "===", "search", "nodestats", "status", "pong", "learned", "analysis":
+			case "set", "===", "search", "book", "nodestats", "status", "pong", "learned", "analysis":
 			default:
 				t.Fatalf("reply %q is not an NBoard reply", line)
 			}

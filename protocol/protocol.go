@@ -54,6 +54,8 @@ type Options struct {
 	// Interrupt, when not nil, stops the console's running search on each value (the binary
 	// sends one per Ctrl-C); the engine plays its best move so far.
 	Interrupt <-chan struct{}
+	// Book is the opening book and how to use it (no book when Book.Book is nil).
+	Book BookOptions
 }
 
 // DefaultDepth is the midgame depth used when none is given.
@@ -265,6 +267,16 @@ func eval(x float64) string {
 		return "0.00"
 	}
 	return s
+}
+
+// quietSearcher gives the book's searches a progress callback, which an Engine may expect.
+type quietSearcher struct{ eng Engine }
+
+func (q quietSearcher) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	if info == nil {
+		info = func(search.Info) {}
+	}
+	return q.eng.Search(ctx, b, lim, info)
 }
 
 // The real search is an Engine.

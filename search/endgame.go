@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // SolverOptions configure a Solver. The switches exist to measure what each technique buys
@@ -19,6 +20,9 @@ type SolverOptions struct {
 	Aspiration bool
 	// TableEmpties is the fewest empties at which the table is probed and written (0: default).
 	TableEmpties int
+	// Eval, when set, orders the moves far from the leaves by shallow searches with the
+	// pattern evaluation instead of the mobility fallback. The scores stay exact either way.
+	Eval *eval.Evaluator
 
 	// Knobs for tuning experiments (zero: the default).
 	midOrderEmpties  int   // fewest empties at which mid sorts moves fastest-first
@@ -204,13 +208,14 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 	}
 	// Aspiration: a narrow window around a guess, widened on the failing side until the score
 	// lies inside. Final scores are even except in rare odd-disc endings, hence the steps.
-	guess := s.guess(p, o, empties)
+	guess := min(max(s.guess(p, o, empties), alpha+1), beta-1)
 	lo, hi := max(alpha, guess-1), min(beta, guess+1)
 	for {
 		v, m := s.rootSearch(p, o, lo, hi, empties)
-		if s.stopped || (v > lo && v < hi) || (v <= lo && lo == alpha) || (v >= hi && hi == beta) {
+		if s.stopped || (v > lo && v < hi) || v <= alpha || v >= beta {
 			return v, m
 		}
+		// v failed one side of the narrow window but lies inside the caller's: move towards it.
 		if v <= lo {
 			hi = v + 1
 			lo = max(alpha, v-s.aspStep-1)
@@ -320,8 +325,11 @@ func (s *Solver) principalVariation(p, o uint64, score, first int) []board.Squar
 			found = first
 		}
 		if found == noMove {
-			if e := s.ttEntry(p, o, empties); e != nil && e.move != noMove && moves&(1<<uint(e.move)) != 0 && try(int(e.move)) {
-				found = int(e.move)
+			// Copy the move out of the entry: the search in try may overwrite the entry.
+			if e := s.ttEntry(p, o, empties); e != nil {
+				if tm := int(e.move); tm != noMove && moves&(1<<uint(tm)) != 0 && try(tm) {
+					found = tm
+				}
 			}
 		}
 		for m := moves; found == noMove && m != 0; m &= m - 1 {

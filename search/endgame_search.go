@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // The endgame search proper: search dispatches on the number of empties to deep (table,
@@ -325,10 +326,14 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 // quadrantMask[q] is the 4x4 corner region whose bit in quadrant[] is 1<<q.
 var quadrantMask = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
 
-// sortByShallowSearch rescores the moves of a node far from the leaves by a shallow search
-// with the mobility evaluation (the fallback until a pattern evaluation is plugged in), which
-// sees further than the replies counted by genMoves.
+// sortByShallowSearch rescores the moves of a node far from the leaves by a shallow search,
+// which sees further than the replies counted by genMoves: with the pattern evaluation when
+// the Solver has one, else with the mobility fallback (orderingEval).
 func (s *Solver) sortByShallowSearch(l *moveList, p, o uint64, ttMove int) {
+	if s.opt.Eval != nil {
+		s.sortByEval(l, p, o, ttMove)
+		return
+	}
 	for i := 0; i < l.n; i++ {
 		m := &l.m[i]
 		if int(m.sq) == ttMove {
@@ -350,18 +355,10 @@ func orderingEval(p, o uint64) int {
 	return v
 }
 
-// orderValue scores a position for the ordering search, from p's view. This is where the
-// pattern evaluation plugs in: give the Solver a concrete *eval.Evaluator field and return its
-// score here when it is set. The solver stays exact whatever this returns; only the order of
-// the moves, hence the node count, depends on it.
-func (s *Solver) orderValue(p, o uint64) int {
-	return orderingEval(p, o)
-}
-
-// shallow is a fixed-depth alpha-beta over orderValue.
+// shallow is a fixed-depth alpha-beta over the mobility fallback evaluation.
 func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 	if depth <= 0 {
-		return s.orderValue(p, o)
+		return orderingEval(p, o)
 	}
 	moves := board.LegalMoves(p, o)
 	if moves == 0 {
@@ -375,6 +372,55 @@ func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
 		v := -s.shallow(o^f, p|f|1<<uint(sq), -beta, -alpha, depth-1)
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// sortByEval is sortByShallowSearch with the pattern evaluation: the board with its line
+// indices is built once for the node, and the shallow search makes and unmakes moves on it.
+func (s *Solver) sortByEval(l *moveList, p, o uint64, ttMove int) {
+	b := board.FromColors(p, o, true)
+	for i := 0; i < l.n; i++ {
+		m := &l.m[i]
+		if int(m.sq) == ttMove {
+			continue
+		}
+		u := b.Make(board.Square(m.sq))
+		v := -s.shallowEval(&b, -1<<20, 1<<20, s.sortDepth-1)
+		b.Unmake(u)
+		m.score = int32(v)*4 + m.score/8
+	}
+}
+
+// shallowEval is a fixed-depth alpha-beta over the pattern evaluation.
+func (s *Solver) shallowEval(b *board.Board, alpha, beta, depth int) int {
+	if depth <= 0 {
+		return s.opt.Eval.Eval(b)
+	}
+	moves := board.LegalMoves(b.P, b.O)
+	if moves == 0 {
+		if board.LegalMoves(b.O, b.P) == 0 {
+			return finalScore(b.P, b.O) * eval.Scale
+		}
+		u := b.Pass()
+		v := -s.shallowEval(b, -beta, -alpha, depth-1)
+		b.Unmake(u)
+		return v
+	}
+	best := -1 << 30
+	for ; moves != 0; moves &= moves - 1 {
+		u := b.Make(board.Square(bits.TrailingZeros64(moves)))
+		v := -s.shallowEval(b, -beta, -alpha, depth-1)
+		b.Unmake(u)
 		if v > best {
 			best = v
 			if v > alpha {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // minimax is the plain reference: full negamax over every legal move, no pruning.
@@ -64,7 +66,17 @@ func solverVariants() map[string]SolverOptions {
 	noPar.Parity = false
 	noLast := all
 	noLast.Last4 = false
-	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast}
+	withEval := all
+	ev, err := eval.Default()
+	if err != nil {
+		panic(err)
+	}
+	withEval.Eval = ev
+	withEval.sortDeep = 6 // reach the evaluation's ordering code in small positions too
+	mobOrder := all
+	mobOrder.sortDeep = 6
+	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast,
+		"evalorder": withEval, "mobilityorder": mobOrder}
 }
 
 // TestSolverMatchesMinimax compares exact scores and fail-soft bounds with plain minimax on
@@ -82,8 +94,8 @@ func TestSolverMatchesMinimax(t *testing.T) {
 	var cases []pos
 	for len(cases) < n {
 		e := 1 + r.IntN(maxEmpties)
-		if e > 10 && r.IntN(4) != 0 {
-			e = 1 + r.IntN(10) // fewer of the costly ones
+		if e > 10 && r.IntN(16) != 0 {
+			e = 1 + r.IntN(10) // few of the costly ones: plain minimax is slow there
 		}
 		p, o, ok := randomPosition(r, e)
 		if !ok {
@@ -98,7 +110,9 @@ func TestSolverMatchesMinimax(t *testing.T) {
 			if res.Score != c.score {
 				t.Fatalf("%s: case %d (%s): score %d, minimax %d", name, i, obf(c.p, c.o), res.Score, c.score)
 			}
-			checkPV(t, c.p, c.o, res)
+			if msg := pvError(c.p, c.o, res); msg != "" {
+				t.Fatalf("%s: case %d (%s): %s", name, i, obf(c.p, c.o), msg)
+			}
 			// A random window: fail-soft bounds must hold.
 			a := r.IntN(129) - 64
 			b := a + 1 + r.IntN(20)
@@ -114,16 +128,23 @@ func TestSolverMatchesMinimax(t *testing.T) {
 // checkPV replays the PV and checks that it is legal and ends with the solved score.
 func checkPV(t *testing.T, p, o uint64, res SolveResult) {
 	t.Helper()
+	if msg := pvError(p, o, res); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// pvError describes what is wrong with res's PV from (p, o), or returns "".
+func pvError(p, o uint64, res SolveResult) string {
 	score := res.Score
 	sign := 1
 	for i, sq := range res.PV {
 		if sq == board.NoSquare {
 			if board.LegalMoves(p, o) != 0 {
-				t.Fatalf("PV %v: pass at ply %d with legal moves", res.PV, i)
+				return fmt.Sprintf("PV %v: pass at ply %d with legal moves", res.PV, i)
 			}
 		} else {
 			if board.LegalMoves(p, o)&sq.Bit() == 0 {
-				t.Fatalf("PV %v: illegal move at ply %d", res.PV, i)
+				return fmt.Sprintf("PV %v: illegal move at ply %d", res.PV, i)
 			}
 			f := board.Flips(p, o, sq)
 			p, o = p|f|sq.Bit(), o^f
@@ -132,14 +153,15 @@ func checkPV(t *testing.T, p, o uint64, res SolveResult) {
 		sign = -sign
 	}
 	if board.LegalMoves(p, o) != 0 || board.LegalMoves(o, p) != 0 {
-		t.Fatalf("PV %v does not end the game", res.PV)
+		return fmt.Sprintf("PV %v does not end the game", res.PV)
 	}
 	if got := sign * board.DiscDiff(p, o); got != score {
-		t.Fatalf("PV %v ends at %d, score %d", res.PV, got, score)
+		return fmt.Sprintf("PV %v ends at %d, score %d", res.PV, got, score)
 	}
-	if len(res.PV) > 0 && res.PV[0] != res.Move && !(res.Move == board.NoSquare) {
-		t.Fatalf("PV %v does not start with the move %v", res.PV, res.Move)
+	if len(res.PV) > 0 && res.PV[0] != res.Move && res.Move != board.NoSquare {
+		return fmt.Sprintf("PV %v does not start with the move %v", res.PV, res.Move)
 	}
+	return ""
 }
 
 func obf(p, o uint64) string {
@@ -362,5 +384,36 @@ func TestSolverAllocatesNothingPerNode(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per solve", allocs)
+	}
+}
+
+// TestSolveWindows checks fail-soft bounds with random windows, aspiration included, on FFO
+// positions with known exact scores.
+func TestSolveWindows(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	s := NewSolver(16)
+	ps := ffoProblems(t, "1-19")
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := 0; i < n; i++ {
+		pr := ps[r.IntN(len(ps))]
+		exact, _ := pr.Best()
+		a := r.IntN(129) - 64
+		b := a + 1 + r.IntN(40)
+		if r.IntN(3) == 0 { // a window that misses the exact score
+			a = exact + 1 + r.IntN(10)
+			b = a + 2 + r.IntN(30)
+			if r.IntN(2) == 0 {
+				a, b = exact-b, exact-a
+			}
+		}
+		s.ClearTable() // a warm table would answer from earlier solves
+		v := s.Solve(pr.Board.P, pr.Board.O, a, b).Score
+		switch {
+		case v <= a && exact > v, v >= b && exact < v, v > a && v < b && v != exact:
+			t.Fatalf("line %d: window (%d,%d) gave %d, exact %d", pr.Line, a, b, v, exact)
+		}
 	}
 }

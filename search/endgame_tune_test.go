@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/othellogo/othello/eval"
 )
 
 func cpuTime() time.Duration {
@@ -16,10 +18,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestTune compares solver knobs on FFO #26-#37 and #40-#42 (nodes and process CPU time, which
-// is steadier than the wall clock on a loaded machine). It runs only when asked:
+// TestTune compares solver knobs on FFO #26-#37 and #40-#42, or with TUNESET=features on the
+// positions of BenchmarkSolverFeatures (nodes and process CPU time, which is steadier than the
+// wall clock on a loaded machine). It runs only when asked:
 //
 //	TUNE=base,tt12,etc14 go test -run Tune -v ./search
+//	TUNESET=features TUNE=base,no-table,no-stability,no-parity,no-last4,no-aspiration go test -run Tune -v ./search
 func TestTune(t *testing.T) {
 	if os.Getenv("TUNE") == "" {
 		t.Skip()
@@ -27,36 +31,58 @@ func TestTune(t *testing.T) {
 	ps := ffoProblems(t, "20-39")
 	ps2 := ffoProblems(t, "40-59")
 	set := []Problem{}
-	for _, n := range []int{26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37} {
-		set = append(set, ps[n-20])
-	}
-	for _, n := range []int{40, 41, 42} {
-		set = append(set, ps2[n-40])
+	if os.Getenv("TUNESET") == "features" {
+		// The positions of BenchmarkSolverFeatures.
+		for _, n := range []int{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31} {
+			set = append(set, ps[n-20])
+		}
+	} else {
+		for _, n := range []int{26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37} {
+			set = append(set, ps[n-20])
+		}
+		for _, n := range []int{40, 41, 42} {
+			set = append(set, ps2[n-40])
+		}
 	}
 	base := DefaultSolverOptions(64)
 	variants := map[string]func(*SolverOptions){
-		"base":  func(o *SolverOptions) {},
-		"tt10":  func(o *SolverOptions) { o.TableEmpties = 10 },
-		"tt12":  func(o *SolverOptions) { o.TableEmpties = 12 },
-		"tt13":  func(o *SolverOptions) { o.TableEmpties = 13 },
-		"mo6":   func(o *SolverOptions) { o.midOrderEmpties = 6 },
-		"mo8":   func(o *SolverOptions) { o.midOrderEmpties = 8 },
-		"asp2":  func(o *SolverOptions) { o.aspStep = 2 },
-		"asp4":  func(o *SolverOptions) { o.aspStep = 4 },
-		"s14d1": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 1 },
-		"s14d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 2 },
-		"s16d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
-		"s16d3": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
-		"s12d2": func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
-		"etc14": func(o *SolverOptions) { o.etcEmpties = 14 },
-		"etc16": func(o *SolverOptions) { o.etcEmpties = 16 },
-		"etc12": func(o *SolverOptions) { o.etcEmpties = 12 },
-		"pot16": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
-		"pot0":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
-		"par48": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
-		"par8":  func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
-		"mob32": func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 32, 8, 24 },
-		"asp16": func(o *SolverOptions) { o.aspStep = 16 },
+		"base":          func(o *SolverOptions) {},
+		"tt10":          func(o *SolverOptions) { o.TableEmpties = 10 },
+		"tt12":          func(o *SolverOptions) { o.TableEmpties = 12 },
+		"tt13":          func(o *SolverOptions) { o.TableEmpties = 13 },
+		"mo6":           func(o *SolverOptions) { o.midOrderEmpties = 6 },
+		"mo8":           func(o *SolverOptions) { o.midOrderEmpties = 8 },
+		"asp2":          func(o *SolverOptions) { o.aspStep = 2 },
+		"asp4":          func(o *SolverOptions) { o.aspStep = 4 },
+		"s14d1":         func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 1 },
+		"s14d2":         func(o *SolverOptions) { o.sortDeep, o.sortDepth = 14, 2 },
+		"s16d2":         func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 2 },
+		"s16d3":         func(o *SolverOptions) { o.sortDeep, o.sortDepth = 16, 3 },
+		"s12d2":         func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
+		"etc14":         func(o *SolverOptions) { o.etcEmpties = 14 },
+		"etc16":         func(o *SolverOptions) { o.etcEmpties = 16 },
+		"etc12":         func(o *SolverOptions) { o.etcEmpties = 12 },
+		"pot16":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
+		"pot0":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
+		"par48":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
+		"par8":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
+		"mob32":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 32, 8, 24 },
+		"ev2":           func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 2 },
+		"ev3":           func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 3 },
+		"ev4":           func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 4 },
+		"ev3s14":        func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 3; o.sortDeep = 14 },
+		"ev2s12":        func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 2; o.sortDeep = 12 },
+		"ev4s14":        func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 4; o.sortDeep = 14 },
+		"ev2s14":        func(o *SolverOptions) { o.Eval = testEval(t); o.sortDepth = 2; o.sortDeep = 14 },
+		"no-table":      func(o *SolverOptions) { o.Table = false },
+		"no-stability":  func(o *SolverOptions) { o.Stability = false },
+		"no-parity":     func(o *SolverOptions) { o.Parity = false },
+		"no-last4":      func(o *SolverOptions) { o.Last4 = false },
+		"no-aspiration": func(o *SolverOptions) { o.Aspiration = false },
+		"no-etc":        func(o *SolverOptions) { o.etcEmpties = 99 },
+		"no-sort":       func(o *SolverOptions) { o.sortDeep = 99 },
+		"eval":          func(o *SolverOptions) { o.Eval = testEval(t) },
+		"asp16":         func(o *SolverOptions) { o.aspStep = 16 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
 		opt := base
@@ -75,4 +101,12 @@ func TestTune(t *testing.T) {
 		el := cpuTime() - start
 		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
 	}
+}
+
+func testEval(t *testing.T) *eval.Evaluator {
+	e, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

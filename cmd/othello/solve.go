@@ -27,6 +27,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	first := fs.Int("first", 0, "number of the file's first position (0: from a name like fforum-40-59.obf, else 1)")
 	only := fs.String("only", "", "solve only these positions, by number: e.g. 40-45,48")
 	progress := fs.Duration("progress", 2*time.Second, "interval of the progress line on stderr (0: none)")
+	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
 	noTable := fs.Bool("no-table", false, "measurement: no transposition table")
 	noStab := fs.Bool("no-stability", false, "measurement: no stability cutoffs")
 	noParity := fs.Bool("no-parity", false, "measurement: no parity in the move order")
@@ -74,7 +75,12 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
+	ev, err := loadEvaluator(*evalName)
+	if err != nil {
+		return exitError{2, err}
+	}
 	opt := search.DefaultSolverOptions(*hashMiB)
+	opt.Eval = ev.ev
 	opt.Table = opt.Table && !*noTable
 	opt.Stability = !*noStab
 	opt.Parity = !*noParity
@@ -89,7 +95,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *wld {
 		mode = "win/loss/draw"
 	}
-	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s), table %d MiB per solver\n", path, len(selected), mode, *threads, *hashMiB)
+	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s), table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *hashMiB, ev.name)
 	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "cpu s", "PV")
 
 	// Workers take positions in order; results are printed in order as they complete.
