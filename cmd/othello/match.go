@@ -237,6 +237,9 @@ func eloText(e float64) string {
 		}
 		return "-inf"
 	}
+	if e == 0 {
+		e = 0 // print -0 as +0.0
+	}
 	return fmt.Sprintf("%+.1f", e)
 }
 
