@@ -9,6 +9,8 @@
 // that the placed and flipped discs touch.
 package board
 
+import "math/bits"
+
 // Board is a position with the side to move. P holds the discs of the side to move and O those
 // of the opponent; BlackToMove tells which colour P is. Lines holds the 38 line indices in
 // absolute colours (black = 2, empty = 1, white = 0).
@@ -113,26 +115,28 @@ func (b *Board) Unmake(u Undo) {
 
 // apply adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq and
 // flipping f. For black, placing is empty(1) -> black(2), +3^pos, and flipping white(0) ->
-// black(2), +2*3^pos; white's changes are the negatives.
+// black(2), +2*3^pos; white's changes are the negatives. Every square has four line slots;
+// the slots of lines a square is not on (short diagonals) add 0 to line 0, so the loop body is
+// straight-line code.
 func (b *Board) apply(sq Square, f uint64, sign int) {
 	if !b.BlackToMove {
 		sign = -sign
 	}
 	d := uint16(sign)
-	n := squareLineCount[sq]
-	for k := uint8(0); k < n; k++ {
-		ref := &squareLines[sq][k]
-		b.Lines[ref.line] += d * ref.w
-	}
+	l := &b.Lines
+	w := &squareDeltas[sq&63]
+	l[w[0].line] += d * w[0].w
+	l[w[1].line] += d * w[1].w
+	l[w[2].line] += d * w[2].w
+	l[w[3].line] += d * w[3].w
 	d2 := 2 * d
 	for f != 0 {
-		s := FirstSquare(f)
+		w := &squareDeltas[bits.TrailingZeros64(f)]
 		f &= f - 1
-		n := squareLineCount[s]
-		for k := uint8(0); k < n; k++ {
-			ref := &squareLines[s][k]
-			b.Lines[ref.line] += d2 * ref.w
-		}
+		l[w[0].line] += d2 * w[0].w
+		l[w[1].line] += d2 * w[1].w
+		l[w[2].line] += d2 * w[2].w
+		l[w[3].line] += d2 * w[3].w
 	}
 }
 

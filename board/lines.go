@@ -48,6 +48,16 @@ type lineRef struct {
 var squareLines [64][4]lineRef
 var squareLineCount [64]uint8
 
+// lineDelta is one line a square is on and the square's weight 3^pos in it.
+type lineDelta struct {
+	line uint8
+	w    uint16
+}
+
+// squareDeltas holds each square's four line slots for make/undo; a slot beyond the lines the
+// square is on has weight 0 (and line 0), so adding it changes nothing.
+var squareDeltas [64][4]lineDelta
+
 // emptyLineIndex[l] is the index of line l on an empty board.
 var emptyLineIndex [NumLines]uint16
 
@@ -100,6 +110,7 @@ func init() {
 			n := squareLineCount[sq]
 			squareLines[sq][n] = lineRef{line: uint8(l), pos: uint8(i), w: uint16(Pow3[i])}
 			squareLineCount[sq] = n + 1
+			squareDeltas[sq][n] = lineDelta{line: uint8(l), w: uint16(Pow3[i])}
 		}
 		emptyLineIndex[l] = uint16(idx)
 		for mask := 0; mask < 256; mask++ {

@@ -288,3 +288,18 @@ func TestDefaultOnFFO(t *testing.T) {
 		t.Errorf("shipped weights: sign agrees in %d of %d, MAE %.2f (guessing 0: %.2f)", agree, n, absErr/float64(n), absZero/float64(n))
 	}
 }
+
+// BenchmarkEvalDefault evaluates with the shipped weights.
+func BenchmarkEvalDefault(b *testing.B) {
+	e, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos := randomPositions(20, 3)
+	b.ReportAllocs()
+	sum := 0
+	for i := 0; b.Loop(); i++ {
+		sum += e.Eval(&pos[i%len(pos)])
+	}
+	_ = sum
+}

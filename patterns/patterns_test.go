@@ -146,3 +146,45 @@ func BenchmarkIndices(b *testing.B) {
 		Indices(&pos[i%len(pos)], &idx)
 	}
 }
+
+func randomTable() *[TableSize]int16 {
+	r := rand.New(rand.NewPCG(5, 5))
+	w := new([TableSize]int16)
+	for i := range w {
+		w[i] = int16(r.IntN(2001) - 1000)
+	}
+	return w
+}
+
+// Sum must equal the sum over Indices, and the baseline sumXor.
+func TestSumMatchesIndices(t *testing.T) {
+	w := randomTable()
+	for _, b := range randomPositions(50, 9) {
+		var idx [NumInstances]uint32
+		Indices(&b, &idx)
+		want := 0
+		for _, x := range idx {
+			want += int(w[x])
+		}
+		if got := Sum(w, &b); got != want {
+			t.Fatalf("%s: Sum %d, indices give %d", b.OBF(), got, want)
+		}
+		if got := sumXor(w, &b); got != want {
+			t.Fatalf("%s: sumXor %d, indices give %d", b.OBF(), got, want)
+		}
+	}
+}
+
+func benchSum(b *testing.B, sum func(*[TableSize]int16, *board.Board) int) {
+	w := randomTable()
+	pos := randomPositions(20, 3)
+	b.ReportAllocs()
+	s := 0
+	for i := 0; b.Loop(); i++ {
+		s += sum(w, &pos[i%len(pos)])
+	}
+	_ = s
+}
+
+func BenchmarkSum(b *testing.B)    { benchSum(b, Sum) }
+func BenchmarkSumXor(b *testing.B) { benchSum(b, sumXor) }

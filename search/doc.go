@@ -9,15 +9,19 @@
 //     probe still returns a usable bound;
 //   - move ordering by fewest opponent replies ("fastest first", Buro's mobility heuristic) with
 //     bonuses for corners and for moves into regions (quadrants) with an odd number of empty
-//     squares ("parity"); near the leaves only the cheap parity order;
+//     squares ("parity"); far from the leaves by shallow searches with the pattern evaluation
+//     when the Solver has one (SolverOptions.Eval), else with a mobility evaluation; near the
+//     leaves only the cheap parity order;
 //   - a transposition table keyed by the exact pair of bitboards (no false hits), used only
-//     far enough from the leaves for a probe to pay for itself;
+//     far enough from the leaves for a probe to pay for itself, with enhanced transposition
+//     cutoffs (children looked up before any is searched) higher up;
 //   - stability cutoffs: discs of the opponent that can never flip bound the score from above,
 //     which proves fail-lows without searching;
 //   - hand-written code for the last four empty squares, and for the very last one a flip count
 //     read from per-line tables without making the move;
-//   - aspiration at the root: a wide solve starts with narrow windows around a guess and widens
-//     them only as far as the proof needs.
+//   - aspiration at the root: a wide solve starts with a win/loss/draw window and then moves a
+//     window of two discs towards the score, so that every search is close to a null-window
+//     proof (iterative widening, as in MTD(f)).
 //
 // All per-search state lives in a Solver; there is no package-level mutable state. The tables
 // read by the hot paths are built once at init.

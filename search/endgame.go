@@ -208,13 +208,16 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 	}
 	// Aspiration: a narrow window around a guess, widened on the failing side until the score
 	// lies inside. Final scores are even except in rare odd-disc endings, hence the steps.
-	guess := s.guess(p, o, empties)
+	// The first window is the win/loss/draw one, (-1, 1), when the caller's window allows:
+	// cheap to prove, and its fail-soft bound is a good first guess of the score.
+	guess := min(max(0, alpha+1), beta-1)
 	lo, hi := max(alpha, guess-1), min(beta, guess+1)
 	for {
 		v, m := s.rootSearch(p, o, lo, hi, empties)
-		if s.stopped || (v > lo && v < hi) || (v <= lo && lo == alpha) || (v >= hi && hi == beta) {
+		if s.stopped || (v > lo && v < hi) || v <= alpha || v >= beta {
 			return v, m
 		}
+		// v failed one side of the narrow window but lies inside the caller's: move towards it.
 		if v <= lo {
 			hi = v + 1
 			lo = max(alpha, v-s.aspStep-1)
@@ -223,12 +226,6 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 			hi = min(beta, v+s.aspStep+1)
 		}
 	}
-}
-
-// guess estimates the score for the aspiration window: a shallow exact-window solve is too
-// costly, so a win/loss/draw bound is used as the first guess.
-func (s *Solver) guess(p, o uint64, empties int) int {
-	return 0
 }
 
 // rootSearch is the negascout of the root, which also returns the best move.
@@ -324,8 +321,11 @@ func (s *Solver) principalVariation(p, o uint64, score, first int) []board.Squar
 			found = first
 		}
 		if found == noMove {
-			if e := s.ttEntry(p, o, empties); e != nil && e.move != noMove && moves&(1<<uint(e.move)) != 0 && try(int(e.move)) {
-				found = int(e.move)
+			// Copy the move out of the entry: the search in try may overwrite the entry.
+			if e := s.ttEntry(p, o, empties); e != nil {
+				if tm := int(e.move); tm != noMove && moves&(1<<uint(tm)) != 0 && try(tm) {
+					found = tm
+				}
 			}
 		}
 		for m := moves; found == noMove && m != 0; m &= m - 1 {

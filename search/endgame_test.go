@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -109,7 +110,9 @@ func TestSolverMatchesMinimax(t *testing.T) {
 			if res.Score != c.score {
 				t.Fatalf("%s: case %d (%s): score %d, minimax %d", name, i, obf(c.p, c.o), res.Score, c.score)
 			}
-			checkPV(t, c.p, c.o, res)
+			if msg := pvError(c.p, c.o, res); msg != "" {
+				t.Fatalf("%s: case %d (%s): %s", name, i, obf(c.p, c.o), msg)
+			}
 			// A random window: fail-soft bounds must hold.
 			a := r.IntN(129) - 64
 			b := a + 1 + r.IntN(20)
@@ -125,16 +128,23 @@ func TestSolverMatchesMinimax(t *testing.T) {
 // checkPV replays the PV and checks that it is legal and ends with the solved score.
 func checkPV(t *testing.T, p, o uint64, res SolveResult) {
 	t.Helper()
+	if msg := pvError(p, o, res); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// pvError describes what is wrong with res's PV from (p, o), or returns "".
+func pvError(p, o uint64, res SolveResult) string {
 	score := res.Score
 	sign := 1
 	for i, sq := range res.PV {
 		if sq == board.NoSquare {
 			if board.LegalMoves(p, o) != 0 {
-				t.Fatalf("PV %v: pass at ply %d with legal moves", res.PV, i)
+				return fmt.Sprintf("PV %v: pass at ply %d with legal moves", res.PV, i)
 			}
 		} else {
 			if board.LegalMoves(p, o)&sq.Bit() == 0 {
-				t.Fatalf("PV %v: illegal move at ply %d", res.PV, i)
+				return fmt.Sprintf("PV %v: illegal move at ply %d", res.PV, i)
 			}
 			f := board.Flips(p, o, sq)
 			p, o = p|f|sq.Bit(), o^f
@@ -143,14 +153,15 @@ func checkPV(t *testing.T, p, o uint64, res SolveResult) {
 		sign = -sign
 	}
 	if board.LegalMoves(p, o) != 0 || board.LegalMoves(o, p) != 0 {
-		t.Fatalf("PV %v does not end the game", res.PV)
+		return fmt.Sprintf("PV %v does not end the game", res.PV)
 	}
 	if got := sign * board.DiscDiff(p, o); got != score {
-		t.Fatalf("PV %v ends at %d, score %d", res.PV, got, score)
+		return fmt.Sprintf("PV %v ends at %d, score %d", res.PV, got, score)
 	}
-	if len(res.PV) > 0 && res.PV[0] != res.Move && !(res.Move == board.NoSquare) {
-		t.Fatalf("PV %v does not start with the move %v", res.PV, res.Move)
+	if len(res.PV) > 0 && res.PV[0] != res.Move && res.Move != board.NoSquare {
+		return fmt.Sprintf("PV %v does not start with the move %v", res.PV, res.Move)
 	}
+	return ""
 }
 
 func obf(p, o uint64) string {
@@ -373,5 +384,36 @@ func TestSolverAllocatesNothingPerNode(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per solve", allocs)
+	}
+}
+
+// TestSolveWindows checks fail-soft bounds with random windows, aspiration included, on FFO
+// positions with known exact scores.
+func TestSolveWindows(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	s := NewSolver(16)
+	ps := ffoProblems(t, "1-19")
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := 0; i < n; i++ {
+		pr := ps[r.IntN(len(ps))]
+		exact, _ := pr.Best()
+		a := r.IntN(129) - 64
+		b := a + 1 + r.IntN(40)
+		if r.IntN(3) == 0 { // a window that misses the exact score
+			a = exact + 1 + r.IntN(10)
+			b = a + 2 + r.IntN(30)
+			if r.IntN(2) == 0 {
+				a, b = exact-b, exact-a
+			}
+		}
+		s.ClearTable() // a warm table would answer from earlier solves
+		v := s.Solve(pr.Board.P, pr.Board.O, a, b).Score
+		switch {
+		case v <= a && exact > v, v >= b && exact < v, v > a && v < b && v != exact:
+			t.Fatalf("line %d: window (%d,%d) gave %d, exact %d", pr.Line, a, b, v, exact)
+		}
 	}
 }

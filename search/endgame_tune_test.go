@@ -31,7 +31,11 @@ func TestTune(t *testing.T) {
 	ps := ffoProblems(t, "20-39")
 	ps2 := ffoProblems(t, "40-59")
 	set := []Problem{}
-	if os.Getenv("TUNESET") == "features" {
+	if os.Getenv("TUNESET") == "ffo40" {
+		for _, n := range []int{40, 41, 42, 43, 44, 46, 47} {
+			set = append(set, ps2[n-40])
+		}
+	} else if os.Getenv("TUNESET") == "features" {
 		// The positions of BenchmarkSolverFeatures.
 		for _, n := range []int{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31} {
 			set = append(set, ps[n-20])

@@ -33,6 +33,10 @@ type Config struct {
 	// of 32 weights per side and stage, after the pattern weights). The evaluation does not
 	// read them: it is for measuring what they would add.
 	Mobility bool
+	// Extra is an experimental extra pattern (its squares, at most 10), placed on the board
+	// by the 8 symmetries, with one table of 3^n weights per stage after the others (mirror
+	// configurations are not merged). The evaluation does not read it either.
+	Extra []board.Square
 }
 
 // DefaultConfig is the configuration of the shipped weights.
@@ -46,30 +50,80 @@ func DefaultConfig() Config {
 // view.
 type sampleSet struct {
 	k        int
+	off      []uint32 // off[i]: where feature i's table starts in a stage's weights
 	idx      []uint16
 	y        []float32
 	mobility bool
+	extra    [][]board.Square // instances of Config.Extra
 }
 
 func (s *sampleSet) len() int { return len(s.y) }
 
-// slotOffset[k] is the offset of feature k's table in a stage's weights: the packed offset of
-// instance k's pattern, then the mobility tables.
-var slotOffset = func() (o [patterns.NumInstances + 2]uint32) {
+// slotOffset[k] is the offset of instance k's table in a stage's weights: the packed offset
+// of its pattern.
+var slotOffset = func() (o [patterns.NumInstances]uint32) {
 	for k := range patterns.NumInstances {
 		o[k] = uint32(patterns.PackedOffset[patterns.InstancePattern[k]])
 	}
-	o[patterns.NumInstances] = uint32(patterns.PackedSize)
-	o[patterns.NumInstances+1] = uint32(patterns.PackedSize + 32)
 	return o
 }()
 
 // numWeights is the number of weights of a stage.
 func numWeights(cfg Config) int {
+	n := patterns.PackedSize
 	if cfg.Mobility {
-		return patterns.PackedSize + 64
+		n += 64
 	}
-	return patterns.PackedSize
+	if len(cfg.Extra) > 0 {
+		n += pow3(len(cfg.Extra))
+	}
+	return n
+}
+
+func pow3(n int) int {
+	r := 1
+	for ; n > 0; n-- {
+		r *= 3
+	}
+	return r
+}
+
+// extraInstances places the squares of an extra pattern on the board by the 8 symmetries,
+// keeping one instance per square set.
+func extraInstances(base []board.Square) [][]board.Square {
+	var out [][]board.Square
+	seen := map[uint64]bool{}
+	for k := 0; k < 8; k++ {
+		inst := make([]board.Square, len(base))
+		var set uint64
+		for i, sq := range base {
+			inst[i] = board.TransformSquare(sq, k)
+			set |= inst[i].Bit()
+		}
+		if !seen[set] {
+			seen[set] = true
+			out = append(out, inst)
+		}
+	}
+	return out
+}
+
+// newSampleSet lays out the features of cfg.
+func newSampleSet(cfg Config) sampleSet {
+	s := sampleSet{off: append([]uint32(nil), slotOffset[:]...), mobility: cfg.Mobility}
+	n := uint32(patterns.PackedSize)
+	if cfg.Mobility {
+		s.off = append(s.off, n, n+32)
+		n += 64
+	}
+	if len(cfg.Extra) > 0 {
+		s.extra = extraInstances(cfg.Extra)
+		for range s.extra {
+			s.off = append(s.off, n)
+		}
+	}
+	s.k = len(s.off)
+	return s
 }
 
 // Label returns the training label of the position b met in game g, in the side to move's
@@ -105,18 +159,28 @@ func (s *sampleSet) add(b *board.Board, y float32) {
 	if s.mobility {
 		s.idx = append(s.idx, uint16(min(31, board.Count(board.LegalMoves(b.P, b.O)))), uint16(min(31, board.Count(board.LegalMoves(b.O, b.P)))))
 	}
+	for _, inst := range s.extra {
+		x, pw := 0, 1
+		for _, sq := range inst {
+			switch {
+			case b.P&sq.Bit() != 0:
+				x += 2 * pw
+			case b.O&sq.Bit() == 0:
+				x += pw
+			}
+			pw *= 3
+		}
+		s.idx = append(s.idx, uint16(x))
+	}
 	s.y = append(s.y, y)
 }
 
 // collect gathers the positions of games whose number of moves played (60 - empties) lies in
 // [lo, hi], split in parts for the workers.
-func collect(games []Game, lo, hi, parts int, mobility bool) []sampleSet {
+func collect(games []Game, lo, hi, parts int, cfg Config) []sampleSet {
 	out := make([]sampleSet, parts)
 	for i := range out {
-		out[i].k, out[i].mobility = patterns.NumInstances, mobility
-		if mobility {
-			out[i].k += 2
-		}
+		out[i] = newSampleSet(cfg)
 	}
 	var wg sync.WaitGroup
 	for p := 0; p < parts; p++ {
@@ -177,8 +241,8 @@ func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, e
 		if s == eval.NumStages-1 {
 			hi = 60
 		}
-		train := collect(games, lo-cfg.Smooth, hi+cfg.Smooth, cfg.Workers, cfg.Mobility)
-		val := collect(valGames, lo, hi, 1, cfg.Mobility)[0]
+		train := collect(games, lo-cfg.Smooth, hi+cfg.Smooth, cfg.Workers, cfg)
+		val := collect(valGames, lo, hi, 1, cfg)[0]
 		for _, t := range train {
 			res.TrainPositions[s] += t.len()
 		}
@@ -213,7 +277,7 @@ func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func
 		for j := 0; j < p.len(); j++ {
 			row := p.idx[j*p.k : (j+1)*p.k]
 			for k, x := range row {
-				seen[slotOffset[k]+uint32(x)]++
+				seen[p.off[k]+uint32(x)]++
 			}
 		}
 	}
@@ -268,16 +332,16 @@ func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func
 func gradient(s *sampleSet, w, g []float32) [2]float64 {
 	clear(g)
 	var abs, sq float64
-	k := s.k
+	k, off := s.k, s.off
 	for j := 0; j < s.len(); j++ {
 		row := s.idx[j*k : (j+1)*k]
 		var p float32
 		for i, x := range row {
-			p += w[slotOffset[i]+uint32(x)]
+			p += w[off[i]+uint32(x)]
 		}
 		r := s.y[j] - p
 		for i, x := range row {
-			g[slotOffset[i]+uint32(x)] += r
+			g[off[i]+uint32(x)] += r
 		}
 		abs += math.Abs(float64(r))
 		sq += float64(r) * float64(r)
@@ -287,13 +351,13 @@ func gradient(s *sampleSet, w, g []float32) [2]float64 {
 
 // mae is the mean absolute error of weights w on s.
 func mae(s *sampleSet, w []float32) float64 {
-	k := s.k
+	k, off := s.k, s.off
 	var abs float64
 	for j := 0; j < s.len(); j++ {
 		row := s.idx[j*k : (j+1)*k]
 		var p float32
 		for i, x := range row {
-			p += w[slotOffset[i]+uint32(x)]
+			p += w[off[i]+uint32(x)]
 		}
 		abs += math.Abs(float64(s.y[j] - p))
 	}

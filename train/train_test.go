@@ -408,3 +408,34 @@ func TestRelabelMatchesMinimax(t *testing.T) {
 		t.Error("a relabelling depth beyond MaxExactDepth was accepted")
 	}
 }
+
+// The experimental features (mobility, an extra pattern) train too.
+func TestFitExperimentalFeatures(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Epochs = 10
+	cfg.Mobility = true
+	for _, s := range []string{"a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"} {
+		sq, _ := board.ParseSquare(s)
+		cfg.Extra = append(cfg.Extra, sq)
+	}
+	if n := len(extraInstances(cfg.Extra)); n != 4 {
+		t.Fatalf("the corner triangle has %d instances, want 4", n)
+	}
+	res, err := Fit(games[:100], nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Weights[0]) != numWeights(cfg) {
+		t.Fatalf("%d weights per stage, want %d", len(res.Weights[0]), numWeights(cfg))
+	}
+	for s := 0; s < eval.NumStages; s++ {
+		first, last := res.Log[s*cfg.Epochs], res.Log[(s+1)*cfg.Epochs-1]
+		if !(last.TrainRMSE < first.TrainRMSE) {
+			t.Errorf("stage %d: training RMSE %.3f, %.3f at the start", s, last.TrainRMSE, first.TrainRMSE)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/train"
 	"github.com/schollz/progressbar/v3"
 )
@@ -79,7 +80,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		return exitError{2, fmt.Errorf("no openings")}
 	}
 
-	var ggf io.Writer
+	var ggfOut io.Writer
 	if *ggfPath != "" {
 		f, err := os.Create(*ggfPath)
 		if err != nil {
@@ -88,7 +89,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		defer f.Close()
 		bw := bufio.NewWriter(f)
 		defer bw.Flush()
-		ggf = bw
+		ggfOut = bw
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -175,10 +176,15 @@ func cmdMatch(env *cmdEnv, args []string) error {
 					}
 					env.log.Warn().Int("game", g+1).Str("loser", map[bool]string{true: "A", false: "B"}[loserIsA]).Msg(res.comment)
 				}
-				if ggf != nil {
-					gg := ggfGame{black: bn + " " + nameOf(a, b, bn), white: wn + " " + nameOf(a, b, wn), start: board.Start(),
-						moves: res.moves, result: fmt.Sprintf("%+d.000", res.blackScore), comment: res.comment, date: time.Now()}
-					fmt.Fprintln(ggf, gg.String())
+				if ggfOut != nil {
+					gg := gameRecord(res.moves, res.times)
+					gg.Place, gg.Date = "GoThello match", time.Now().UTC().Format("2006.01.02_15:04:05.UTC")
+					gg.Black, gg.White = bn+" "+nameOf(a, b, bn), wn+" "+nameOf(a, b, wn)
+					gg.Result = fmt.Sprintf("%+d.000", res.blackScore)
+					if res.comment != "" {
+						gg.Other = append(gg.Other, ggf.Prop{Key: "C", Value: res.comment})
+					}
+					fmt.Fprintln(ggfOut, gg.String())
 				}
 				if bar != nil {
 					bar.Add(1)
@@ -231,6 +237,9 @@ func eloText(e float64) string {
 		}
 		return "-inf"
 	}
+	if e == 0 {
+		e = 0 // print -0 as +0.0
+	}
 	return fmt.Sprintf("%+.1f", e)
 }
 
@@ -240,8 +249,9 @@ type clockSpec struct {
 
 type gameResult struct {
 	moves      []board.Square
-	blackScore int // final disc difference from black's view (+-64 for a forfeit)
-	forfeit    int // -1 none; 0 black, 1 white lost on time or by an error
+	times      []time.Duration // time each move took (0 for the opening and passes)
+	blackScore int             // final disc difference from black's view (+-64 for a forfeit)
+	forfeit    int             // -1 none; 0 black, 1 white lost on time or by an error
 	comment    string
 	clockLeft  [2]time.Duration // black's and white's clocks at the end (with a clock)
 }
@@ -258,6 +268,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 			b.Make(m)
 		}
 		res.moves = append(res.moves, m)
+		res.times = append(res.times, 0)
 	}
 	clocks := [2]time.Duration{cl.total, cl.total}
 	for !b.GameOver() {
@@ -267,6 +278,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 		if b.LegalMoves() == 0 {
 			b.Pass()
 			res.moves = append(res.moves, board.NoSquare)
+			res.times = append(res.times, 0)
 			continue
 		}
 		side, pl := 1, white
@@ -300,10 +312,31 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 		}
 		b.Make(sq)
 		res.moves = append(res.moves, sq)
+		res.times = append(res.times, used)
 	}
 	res.blackScore = b.BlackScore()
 	res.clockLeft = clocks
 	return res
+}
+
+// gameRecord makes the GGF record of a game played from the start position; times, when not
+// nil, gives each move's time (0: none recorded).
+func gameRecord(moves []board.Square, times []time.Duration) *ggf.Game {
+	g := ggf.New(board.Start())
+	b := board.Start()
+	for i, m := range moves {
+		mv := ggf.Move{Square: m, Black: b.BlackToMove}
+		if i < len(times) && times[i] > 0 {
+			mv.Time, mv.HasTime = times[i], true
+		}
+		g.Moves = append(g.Moves, mv)
+		if m == board.NoSquare {
+			b.Pass()
+		} else {
+			b.Make(m)
+		}
+	}
+	return g
 }
 
 // readOpenings reads transcripts, one per line; blank lines and lines starting with # are

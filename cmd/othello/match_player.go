@@ -217,7 +217,8 @@ func (p *nboardPlayer) move(ctx context.Context, b board.Board, history []board.
 	if err := p.sync(ctx, time.Minute); err != nil {
 		return board.NoSquare, err
 	}
-	g := ggfGame{black: "?", white: "?", start: board.Start(), moves: history}
+	g := gameRecord(history, nil)
+	g.Black, g.White = "?", "?"
 	if err := p.send("set game " + g.String()); err != nil {
 		return board.NoSquare, err
 	}

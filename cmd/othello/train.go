@@ -197,6 +197,8 @@ func cmdEval(env *cmdEnv, args []string) error {
 	position := fs.String("position", "", "evaluate this position: 64 board characters and the side to move (obf form), quoted")
 	moves := fs.String("moves", "", "then play this transcript (e.g. f5d6c3)")
 	games := fs.String("games", "", "instead, measure the evaluation's error on the games of these comma-separated files or directories")
+	info := fs.Bool("info", false, "print the training summary stored in the weight file and stop")
+	exact := fs.Int("exact", 12, "with -games: label the positions with at most this many empties by exact solves, as train does (0: off)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello eval [options]\n\nPrints the static evaluation of a position (the start position by default), or with\n-games the evaluation's error per stage against the games' labels. Options:\n")
 		fs.PrintDefaults()
@@ -212,12 +214,26 @@ func cmdEval(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *info {
+		summary, ok := e.Section("TRN1")
+		if !ok {
+			return fmt.Errorf("the weight file has no training summary (section TRN1)")
+		}
+		env.stdout.Write(summary)
+		return nil
+	}
 	if *games != "" {
 		g, st, err := train.LoadGames(strings.Split(*games, ","), nil, nil)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "%v\n", st)
+		if *exact > 0 {
+			if err := train.Relabel(g, *exact, 2, 32, nil); err != nil {
+				return exitError{2, err}
+			}
+			fmt.Fprintf(env.stdout, "labels: exact scores from %d empties on\n", *exact)
+		}
 		rep := train.Evaluate(e, g)
 		rep.Write(env.stdout)
 		return nil

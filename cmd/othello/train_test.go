@@ -30,6 +30,10 @@ func TestTrainAndEvalCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "evaluation") {
 		t.Errorf("eval: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
+	code, stdout, _ = runCmd(t, "", "eval", "-weights", out, "-info")
+	if code != 0 || !strings.Contains(stdout, "validation on") {
+		t.Errorf("eval -info: code %d\n%s", code, stdout)
+	}
 	code, stdout, _ = runCmd(t, "", "eval", "-games", games)
 	if code != 0 || !strings.Contains(stdout, "all ") {
 		t.Errorf("eval -games: code %d\n%s", code, stdout)
