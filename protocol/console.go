@@ -410,7 +410,7 @@ func (c *console) redoMoves(ctx context.Context, n int) {
 }
 
 func (c *console) limits() search.Limits {
-	return search.Limits{Depth: c.depth, MoveTime: c.moveTime}
+	return search.Limits{Depth: c.depth, MoveTime: c.moveTime, Selectivity: c.opt.Selectivity}
 }
 
 // engineMove lets the engine play the side to move (or pass for it). An interrupted search

@@ -358,7 +358,7 @@ func (g *gtp) genmove(ctx context.Context, args []string) (string, error) {
 // time_left and the engine's own thinking: main time left as the game clock, or in byo-yomi
 // the period's time over its stones as the time for this move.
 func (g *gtp) limits(black bool) search.Limits {
-	lim := search.Limits{Depth: g.opt.depth(), MoveTime: g.opt.MoveTime}
+	lim := search.Limits{Depth: g.opt.depth(), MoveTime: g.opt.MoveTime, Selectivity: g.opt.Selectivity}
 	c := colourIndex(black)
 	if !g.timed[c] {
 		return lim

@@ -306,7 +306,7 @@ func (n *nboard) move(args string) {
 // limits are the search limits for the side to move: the depth, and the clock from the game
 // record when it has one.
 func (n *nboard) limits(b *board.Board) search.Limits {
-	lim := search.Limits{Depth: n.depth}
+	lim := search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}
 	if left, inc, ok := n.game.TimeLeft(b.BlackToMove); ok {
 		// An overstepped clock still gets a token amount: zero would mean "no clock".
 		lim.Remaining = max(left, 10*time.Millisecond)
@@ -500,7 +500,7 @@ func (n *nboard) analyze(ctx context.Context, seq uint64) {
 		case b.MustPass():
 			continue
 		default:
-			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth}, func(search.Info) {})
+			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(search.Info) {})
 			if sctx.Err() != nil {
 				return
 			}

@@ -44,6 +44,9 @@ type Options struct {
 	// Depth is the default midgame depth (NBoard's "set depth" and the console's "level"
 	// change it); 0 means DefaultDepth.
 	Depth int
+	// Selectivity is the Multi-ProbCut level of game moves and hints (0: none); exact
+	// endgame solves are never selective.
+	Selectivity int
 	// MoveTime bounds each move of the console and GTP (0: none; a GTP clock also applies).
 	MoveTime time.Duration
 	// Prompt makes the console print a prompt before each command (for a terminal).

@@ -23,6 +23,19 @@
 //     window of two discs towards the score, so that every search is close to a null-window
 //     proof (iterative widening, as in MTD(f)).
 //
-// All per-search state lives in a Solver; there is no package-level mutable state. The tables
+// The midgame search (Engine, midgame*.go, tt.go, engine.go, mpc*.go, timectl.go) is iterative
+// deepening over fail-soft negamax with principal variation search far from the leaves and
+// plain alpha-beta near them. It keeps the two-generation transposition table of the classic
+// design: two tables of minimax-value bounds, the previous iteration's ordering the moves
+// (positions found there are searched first) and the current one taking this iteration's
+// bounds; they swap roles each iteration. Buro's Multi-ProbCut ("Experiments with Multi-ProbCut
+// and a new high-quality evaluation function for Othello", 1997) cuts nodes whose deep value a
+// shallow search predicts with confidence, from per-stage, per-height linear regressions fitted
+// on real positions and stored with the weights. Near the end the Engine hands over to the
+// Solver, proving win/loss/draw first when time is short. Time control (fixed depth, time per
+// move, game clock with increment) sets a soft limit for starting iterations and a hard one
+// polled every few thousand nodes.
+//
+// All per-search state lives in a Solver or an Engine; there is no package-level mutable state. The tables
 // read by the hot paths are built once at init.
 package search

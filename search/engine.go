@@ -16,10 +16,8 @@ type Config struct {
 	TTMiB int // memory for the two bounds tables together, in MiB (0: 16)
 	// SolverMiB is the endgame solver's table, in MiB (0: 16).
 	SolverMiB int
-	// Eval is the evaluation (nil: the plain mobility/corner one). EvalName picks the
-	// matching Multi-ProbCut regressions ("" for Eval: "pattern").
-	Eval     *eval.Evaluator
-	EvalName string
+	// Eval is the evaluation (nil: the plain mobility/corner one).
+	Eval *eval.Evaluator
 
 	NoMPC       bool // never use Multi-ProbCut, whatever Limits.Selectivity says
 	NoPVS       bool // plain alpha-beta everywhere
@@ -31,7 +29,7 @@ type Config struct {
 	// EvalOrderHeight overrides the height from which moves are ordered by the full
 	// evaluation rather than the cheap mobility score (0: the measured default).
 	EvalOrderHeight int
-	// MPC holds the Multi-ProbCut regressions (nil: the embedded ones for the evaluator).
+	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
 }
 
@@ -90,7 +88,9 @@ func NewEngine(cfg Config) *Engine {
 	if solverMiB <= 0 {
 		solverMiB = 16
 	}
-	e.solver = NewSolver(solverMiB)
+	so := DefaultSolverOptions(solverMiB)
+	so.Eval = cfg.Eval // deep ordering of in-game solves by the pattern evaluation
+	e.solver = NewSolverWith(so)
 	e.solver.SetStop(&e.solveStop)
 	e.tables[0] = newBoundsTable(mib << 19)
 	e.tables[1] = newBoundsTable(mib << 19)
@@ -109,7 +109,7 @@ func NewEngine(cfg Config) *Engine {
 	}
 	e.mpc = cfg.MPC
 	if e.mpc == nil {
-		e.mpc = defaultMPC(e.evalName())
+		e.mpc = MPCFor(cfg.Eval)
 	}
 	return e
 }
@@ -120,17 +120,6 @@ func (e *Engine) evaluate() int {
 		return e.ev.Eval(&e.b)
 	}
 	return mobilityEval(e.b.P, e.b.O)
-}
-
-// evalName names the evaluation, to pick matching MPC regressions.
-func (e *Engine) evalName() string {
-	switch {
-	case e.cfg.Eval == nil:
-		return "mobility"
-	case e.cfg.EvalName != "":
-		return e.cfg.EvalName
-	}
-	return "pattern"
 }
 
 // Scale is the number of evaluation units per disc of the engine's scores.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // Multi-ProbCut (Buro, "Experiments with Multi-ProbCut and a new high-quality evaluation
@@ -116,26 +118,41 @@ func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 //go:embed mpc_mobility.txt
 var mpcMobilityText string
 
-//go:embed mpc_pattern.txt
-var mpcPatternText string
+// MPCSection is the tag of the weight-file section that holds the Multi-ProbCut regressions
+// fitted for those weights (the text WriteMPC writes), so they travel with the weights.
+const MPCSection = "MPC1"
 
 var (
-	mpcDefaultsOnce sync.Once
-	mpcDefaults     map[string]*MPCParams
+	mpcMobilityOnce sync.Once
+	mpcMobility     *MPCParams
 )
 
-// defaultMPC returns the embedded regressions for the named evaluation, or nil.
-func defaultMPC(evalName string) *MPCParams {
-	mpcDefaultsOnce.Do(func() {
-		mpcDefaults = map[string]*MPCParams{}
-		for _, text := range []string{mpcMobilityText, mpcPatternText} {
-			p, err := ParseMPC(strings.NewReader(text))
-			if err == nil {
-				mpcDefaults[p.Eval] = p
+// MPCFor returns the Multi-ProbCut regressions for an evaluation: those stored in its weight
+// file, or, for a weight file without them, those of the embedded default weights (a pattern
+// evaluation trained on other data behaves alike closely enough for the cut thresholds); for
+// the mobility evaluation (nil) the embedded mobility fit. Nil when none can be had.
+func MPCFor(ev *eval.Evaluator) *MPCParams {
+	if ev == nil {
+		mpcMobilityOnce.Do(func() {
+			if p, err := ParseMPC(strings.NewReader(mpcMobilityText)); err == nil {
+				mpcMobility = p
+			}
+		})
+		return mpcMobility
+	}
+	if data, ok := ev.Section(MPCSection); ok {
+		if p, err := ParseMPC(bytes.NewReader(data)); err == nil {
+			return p
+		}
+	}
+	if def, err := eval.Default(); err == nil && def != ev {
+		if data, ok := def.Section(MPCSection); ok {
+			if p, err := ParseMPC(bytes.NewReader(data)); err == nil {
+				return p
 			}
 		}
-	})
-	return mpcDefaults[evalName]
+	}
+	return nil
 }
 
 // ParseMPC reads regressions written by WriteMPC.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/othellogo/othello/eval"
 )
 
 func TestMPCRoundTrip(t *testing.T) {
@@ -106,5 +108,31 @@ func TestSelectiveSearch(t *testing.T) {
 	}
 	if NewEngine(Config{TTMiB: 1, NoMPC: true}).Search(context.Background(), randomPositions(13, 1, 36)[0], Limits{Depth: 4, Selectivity: 3}, nil).Selectivity != 100 {
 		t.Error("NoMPC engine reports a selective search")
+	}
+}
+
+// The shipped weight file carries its Multi-ProbCut regressions, and an engine on those weights
+// uses them; a weight file without them falls back to the shipped ones.
+func TestMPCStoredWithWeights(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, ok := ev.Section(MPCSection)
+	if !ok {
+		t.Fatalf("the embedded weights have no %s section", MPCSection)
+	}
+	p, err := ParseMPC(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("embedded %s section: %v", MPCSection, err)
+	}
+	if got := MPCFor(ev); got == nil || got.pairs != p.pairs {
+		t.Fatalf("MPCFor(default) does not return the stored regressions")
+	}
+	if e := NewEngine(Config{Eval: ev}); e.mpc == nil {
+		t.Errorf("engine on the default weights has no MPC regressions")
+	}
+	if MPCFor(nil) == nil {
+		t.Errorf("no regressions for the mobility evaluation")
 	}
 }

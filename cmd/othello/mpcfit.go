@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/weights"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -23,15 +25,30 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	maxHeight := fs.Int("depth", 10, "deepest height fitted")
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	out := fs.String("out", "", "write the regressions here (default: stdout)")
+	store := fs.String("store", "", "also store the regressions in this weight file (section "+search.MPCSection+"), where the engine looks for them")
+	from := fs.String("from", "", "take the regressions from this text file (as -out writes) instead of fitting; use with -store")
 	seed := fs.Uint64("seed", 1, "seed of the position sampling")
 	concurrency := fs.Int("concurrency", 1, "positions searched at the same time")
 	minSamples := fs.Int("min-samples", 30, "fewest samples for a (stage, height) regression")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello mpcfit -openings FILE [options]\n\nFits the Multi-ProbCut regressions (value at height h ~ a * value at the shallow height + b)\nper game stage, and writes them in the format search embeds (search/mpc_<eval>.txt).\nOptions:\n")
+		fmt.Fprintf(env.stderr, "usage: othello mpcfit -openings FILE [options]\n\nFits the Multi-ProbCut regressions (value at height h ~ a * value at the shallow height + b)\nper game stage, and writes them as text (search.WriteMPC); -store puts them in a weight file.\nOptions:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
+	}
+	if *from != "" {
+		if fs.NArg() != 0 || *store == "" {
+			return exitError{2, fmt.Errorf("-from needs -store and no arguments")}
+		}
+		data, err := os.ReadFile(*from)
+		if err != nil {
+			return exitError{2, err}
+		}
+		if _, err := search.ParseMPC(bytes.NewReader(data)); err != nil {
+			return exitError{2, fmt.Errorf("%s: %v", *from, err)}
+		}
+		return storeMPC(*store, data)
 	}
 	if *openings == "" || fs.NArg() != 0 {
 		fs.Usage()
@@ -96,16 +113,32 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	}
 	params := search.FitMPC(ev.name, good, *minSamples)
 	env.log.Info().Int("positions", len(good)).Msg("mpcfit: fitted")
-	w := env.stdout
-	if *out != "" {
-		fo, err := os.Create(*out)
-		if err != nil {
+	var text bytes.Buffer
+	if err := search.WriteMPC(&text, params); err != nil {
+		return err
+	}
+	if *store != "" {
+		if err := storeMPC(*store, text.Bytes()); err != nil {
 			return err
 		}
-		defer fo.Close()
-		w = fo
 	}
-	return search.WriteMPC(w, params)
+	if *out != "" {
+		return os.WriteFile(*out, text.Bytes(), 0o644)
+	}
+	_, err = env.stdout.Write(text.Bytes())
+	return err
+}
+
+// storeMPC writes regressions (WriteMPC's text) into a weight file's MPC section.
+func storeMPC(path string, text []byte) error {
+	f, err := weights.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := f.SetSection(search.MPCSection, text); err != nil {
+		return err
+	}
+	return f.WriteFile(path)
 }
 
 // samplePositions continues random openings with depth-2 play of the engine, a random move one

@@ -37,5 +37,4 @@ func loadEvaluator(name string) (evaluator, error) {
 // configure sets the engine configuration to use the evaluator.
 func (ev evaluator) configure(cfg *search.Config) {
 	cfg.Eval = ev.ev
-	cfg.EvalName = ev.name
 }
