@@ -40,7 +40,7 @@ func movesDir(p, m uint64, s uint) uint64 {
 // an 8-bit pattern (rows by a shift, files and diagonals by a carry-free multiplication), two
 // small tables give the outflanking discs and the discs between, and the result is scattered
 // back. Measured here (BenchmarkFlips*, best of several runs of one binary) it takes about 0.6x
-// the time of a carry/leading-zero ray version and 0.8-0.9x that of the line-index tables.
+// the time of a carry/leading-zero ray version and about 0.9x that of the line-index tables.
 
 // lineMasks holds, per square, the a1-h8 and a8-h1 diagonals through it and its rank and file.
 type lineMasks struct {
