@@ -139,6 +139,21 @@ func openForReading(path string) (*book.Book, error) {
 	return book.Load(path)
 }
 
+// parseBookFlags parses a book subcommand's flags and checks that it names the book file and,
+// when it searches (sf not nil), sane search options.
+func parseBookFlags(env *cmdEnv, fs *flag.FlagSet, args []string, path *string, sf *bookSearchFlags) error {
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if err := needBook(*path); err != nil {
+		return err
+	}
+	if sf != nil {
+		return sf.check()
+	}
+	return nil
+}
+
 func needBook(path string) error {
 	if path == "" {
 		return exitError{2, fmt.Errorf("want --book FILE (the book to create or change)")}
@@ -157,13 +172,7 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 		fmt.Fprintf(env.stderr, "usage: othello book build --book FILE [options] GAMES...\n\nAdds the positions of the games (.wtb WTHOR files, .ggf GGF files, or text files with one\ntranscript per line) up to --moves moves, searches every move leaving the book at --depth\nand propagates values by negamax. Ctrl-C keeps what was searched; running the command\nagain goes on from there. Options:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	if err := needBook(*path); err != nil {
-		return err
-	}
-	if err := sf.check(); err != nil {
+	if err := parseBookFlags(env, fs, args, path, &sf); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 || *moves < 0 || *moves > 60 || *maxGames < 0 || *minGames < 1 {
@@ -249,13 +258,7 @@ func cmdBookDeviate(env *cmdEnv, args []string) error {
 	moves := fs.Int("moves", 20, "only from positions before this many moves")
 	limit := fs.Int("limit", 0, "add at most this many positions (0: no limit), closest to the best first")
 	sf := addBookSearchFlags(fs)
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	if err := needBook(*path); err != nil {
-		return err
-	}
-	if err := sf.check(); err != nil {
+	if err := parseBookFlags(env, fs, args, path, &sf); err != nil {
 		return err
 	}
 	bk, err := book.Load(*path)
@@ -276,13 +279,7 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 	moves := fs.Int("moves", 20, "only from positions before this many moves")
 	rounds := fs.Int("rounds", 1, "repeat this many times (each adds one move to every line)")
 	sf := addBookSearchFlags(fs)
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	if err := needBook(*path); err != nil {
-		return err
-	}
-	if err := sf.check(); err != nil {
+	if err := parseBookFlags(env, fs, args, path, &sf); err != nil {
 		return err
 	}
 	bk, err := book.Load(*path)
@@ -310,10 +307,7 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 func cmdBookFix(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "book fix")
 	path := fs.String("book", "", "book file to change")
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	if err := needBook(*path); err != nil {
+	if err := parseBookFlags(env, fs, args, path, nil); err != nil {
 		return err
 	}
 	bk, err := book.Load(*path)
@@ -481,10 +475,7 @@ func cmdBookImport(env *cmdEnv, args []string) error {
 		fmt.Fprintf(env.stderr, "usage: othello book import --book FILE TEXT...\n\nReads the text form written by 'othello book export' (- for standard input). Options:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	if err := needBook(*path); err != nil {
+	if err := parseBookFlags(env, fs, args, path, nil); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -527,13 +518,7 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 		fmt.Fprintf(env.stderr, "usage: othello book learn --book FILE [options] GAME...\n\nAdds played games (.ggf GGF files, or text files with one transcript per line) to the\nbook, searches the moves leaving it from their new positions and re-propagates values.\nOptions:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	if err := needBook(*path); err != nil {
-		return err
-	}
-	if err := sf.check(); err != nil {
+	if err := parseBookFlags(env, fs, args, path, &sf); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 || *moves < 0 || *moves > 60 {
