@@ -185,7 +185,7 @@ func leafValue(ctx context.Context, s Searcher, p, o uint64, opt Options) (value
 // pendingLeaves lists the moves that need a search: legal moves of book positions whose
 // value is not known and whose resulting position is not in the book.
 func (bk *Book) pendingLeaves() []leaf {
-	var todo []leaf
+	var pending []leaf
 	for _, k := range bk.sortedKeys() {
 		n := bk.nodes[k]
 		for _, sq := range legalSquares(k.P, k.O) {
@@ -196,10 +196,10 @@ func (bk *Book) pendingLeaves() []leaf {
 			if ck, _ := keyOf(cp, co); bk.nodes[ck] != nil {
 				continue
 			}
-			todo = append(todo, leaf{k, sq})
+			pending = append(pending, leaf{k, sq})
 		}
 	}
-	return todo
+	return pending
 }
 
 type leaf struct {
@@ -213,7 +213,7 @@ type leaf struct {
 // keeping the values found so far, and returns ctx's error; the book stays consistent, and a
 // later Evaluate goes on with the leaves left.
 func (bk *Book) Evaluate(ctx context.Context, s Searcher, opt Options) (int, error) {
-	todo := bk.pendingLeaves()
+	pending := bk.pendingLeaves()
 	type result struct {
 		i     int
 		v     value
@@ -227,7 +227,7 @@ func (bk *Book) Evaluate(ctx context.Context, s Searcher, opt Options) (int, err
 		go func(w Searcher) {
 			defer wg.Done()
 			for i := range jobs {
-				cp, co := child(todo[i].k.P, todo[i].k.O, todo[i].sq)
+				cp, co := child(pending[i].k.P, pending[i].k.O, pending[i].sq)
 				v, d := leafValue(ctx, w, cp, co, opt)
 				if ctx.Err() != nil {
 					continue // the search was cut short: its value is not trustworthy
@@ -238,7 +238,7 @@ func (bk *Book) Evaluate(ctx context.Context, s Searcher, opt Options) (int, err
 	}
 	go func() {
 		defer close(jobs)
-		for i := range todo {
+		for i := range pending {
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -252,15 +252,15 @@ func (bk *Book) Evaluate(ctx context.Context, s Searcher, opt Options) (int, err
 	}()
 	done := 0
 	for r := range results {
-		l := todo[r.i]
+		l := pending[r.i]
 		bk.nodes[l.k].set(move{sq: l.sq, depth: r.depth, value: r.v})
 		done++
 		if opt.Progress != nil {
-			opt.Progress(done, len(todo))
+			opt.Progress(done, len(pending))
 		}
 	}
 	bk.Fix()
-	if done < len(todo) {
+	if done < len(pending) {
 		return done, ctx.Err()
 	}
 	return done, nil
