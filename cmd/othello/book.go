@@ -183,13 +183,9 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	var games []book.Game
-	for _, f := range fs.Args() {
-		g, err := readBookGames(f)
-		if err != nil {
-			return err
-		}
-		games = append(games, g...)
+	games, err := readAllBookGames(fs.Args())
+	if err != nil {
+		return err
 	}
 	if *maxGames > 0 && len(games) > *maxGames {
 		games = games[:*maxGames]
@@ -529,13 +525,9 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	var games []book.Game
-	for _, f := range fs.Args() {
-		g, err := readBookGames(f)
-		if err != nil {
-			return err
-		}
-		games = append(games, g...)
+	games, err := readAllBookGames(fs.Args())
+	if err != nil {
+		return err
 	}
 	return sf.run(env, "book learn", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
@@ -554,4 +546,17 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 		fmt.Fprintf(env.stdout, "%d games learned, %d positions added\n", len(games), added)
 		return saveReport(env, bk, *path, leaves, time.Since(start), nil)
 	})
+}
+
+// readAllBookGames reads the games of every file named.
+func readAllBookGames(paths []string) ([]book.Game, error) {
+	var games []book.Game
+	for _, f := range paths {
+		g, err := readBookGames(f)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g...)
+	}
+	return games, nil
 }
