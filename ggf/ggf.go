@@ -456,8 +456,16 @@ func (m Move) String() string {
 	return s
 }
 
+// seconds writes a move time in seconds, to the millisecond (to the microsecond below one
+// millisecond, so that a fast move does not read as no time at all). The division of an
+// integer count gives the nearest float to the decimal, which prints short (4.738, where
+// Duration.Seconds gives 4.7379999999999995).
 func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64)
+	unit, perSecond := time.Millisecond, 1e3
+	if d > 0 && d < time.Millisecond {
+		unit, perSecond = time.Microsecond, 1e6
+	}
+	return strconv.FormatFloat(float64(d.Round(unit)/unit)/perSecond, 'f', -1, 64)
 }
 
 func boardString(b *board.Board) string {

@@ -315,3 +315,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSecondsShort(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{4738 * time.Millisecond, "4.738"},
+		{4737999 * time.Microsecond, "4.738"},
+		{0, "0"},
+		{420 * time.Microsecond, "0.00042"},
+		{90 * time.Second, "90"},
+	} {
+		if got := seconds(c.d); got != c.want {
+			t.Errorf("seconds(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}

@@ -23,6 +23,10 @@ type Limits struct {
 	Selectivity int
 	// Nodes stops the search after about this many nodes (0: none). Used by tests and bench.
 	Nodes uint64
+	// ExactEmpties, when positive, is the number of empties from which the search solves the
+	// endgame exactly, in place of the choice made from the depth and the time (a GUI's
+	// "endgame level"; a solve that runs out of time still falls back on the midgame result).
+	ExactEmpties int
 }
 
 // Info reports progress: one per completed iteration, and when the best move changes.

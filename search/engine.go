@@ -348,8 +348,11 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			break
 		}
 	}
-	if plan.solve && !e.stopped {
+	if (plan.solve || plan.wldOnly) && !e.stopped {
 		e.poll()
+	}
+	if plan.wldOnly && !e.stopped && e.solveRoot(rm, n, true) {
+		report(empties, false, true, 100)
 	}
 	if plan.solve && !e.stopped {
 		if plan.wldFirst {

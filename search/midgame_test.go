@@ -357,3 +357,58 @@ func TestPatternSearchEqualsMinimax(t *testing.T) {
 		}
 	}
 }
+
+// TestExactEmptiesLimit checks Limits.ExactEmpties: a depth-2 search, which alone would not
+// solve 12 empties, solves them exactly when told to, and the plan follows the field.
+func TestExactEmptiesLimit(t *testing.T) {
+	if p := planSearch(Limits{Depth: 2}, timePlan{}, 12); p.solve {
+		t.Fatalf("depth 2 at 12 empties plans a solve without ExactEmpties: %+v", p)
+	}
+	if p := planSearch(Limits{Depth: 8, ExactEmpties: 10}, timePlan{}, 12); p.solve {
+		t.Fatalf("ExactEmpties 10 at 12 empties plans a solve: %+v", p)
+	}
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
+	for i, b := range randomPositions(11, 4, 12) {
+		want := exactMinimax(b.P, b.O)
+		r := e.Search(context.Background(), b, Limits{Depth: 2, ExactEmpties: 12}, nil)
+		if !r.Exact || int(r.Score) != want {
+			t.Fatalf("position %d: depth 2, ExactEmpties 12 gives %+v, want exact %d", i, r.Info, want)
+		}
+	}
+}
+
+// TestDepthLevelProvesWLD checks the win/loss/draw band of depth-limited searches: two empties
+// past its exact solve, a level proves the result and plays a move that keeps it.
+func TestDepthLevelProvesWLD(t *testing.T) {
+	if p := planSearch(Limits{Depth: 8}, timePlan{}, 18); !p.wldOnly || p.solve {
+		t.Fatalf("depth 8 at 18 empties: plan %+v, want win/loss/draw only", p)
+	}
+	for _, c := range []struct {
+		lim     Limits
+		tp      timePlan
+		empties int
+	}{
+		{Limits{Depth: 8}, timePlan{}, 19},
+		{Limits{Depth: 8}, timePlan{}, 16},
+		{Limits{Depth: 8, ExactEmpties: 14}, timePlan{}, 16},
+		{Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 18},
+	} {
+		if p := planSearch(c.lim, c.tp, c.empties); p.wldOnly {
+			t.Errorf("%+v at %d empties: plan %+v, want no win/loss/draw-only solve", c.lim, c.empties, p)
+		}
+	}
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
+	sign := func(x int) int { return clampSign(x, true) }
+	for i, b := range randomPositions(12, 8, 8) {
+		want := exactMinimax(b.P, b.O)
+		r := e.Search(context.Background(), b, Limits{Depth: 3}, nil)
+		if !r.WLD || sign(int(r.Score)) != sign(want) {
+			t.Fatalf("position %d: depth 3 at 8 empties gives %+v, want the sign of %d", i, r.Info, want)
+		}
+		bb := b
+		bb.Make(r.Move)
+		if sign(-exactMinimax(bb.P, bb.O)) != sign(want) && want >= 0 {
+			t.Fatalf("position %d: move %s does not keep the result %d", i, r.Move, want)
+		}
+	}
+}

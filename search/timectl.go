@@ -54,7 +54,13 @@ type searchPlan struct {
 	maxDepth int  // last midgame iteration
 	solve    bool // solve exactly after the midgame iterations
 	wldFirst bool // prove win/loss/draw before the exact solve
+	wldOnly  bool // after the midgame iterations, prove win/loss/draw and stop there
 }
+
+// wldBand is how many empties above its exact solve a depth-limited search (a GUI level, no
+// clock) still proves win/loss/draw after its midgame iterations: a level-8 search solves
+// exactly from 16 empties and for win/loss/draw at 17 and 18, as NTest's levels do at 14-17.
+const wldBand = 2
 
 // exactEmptiesForTime is the most empties the engine tries to solve exactly in budget; a solve
 // that does not finish in time is abandoned for the midgame result.
@@ -93,11 +99,17 @@ func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
 	case lim.Nodes > 0:
 		exactAt = 14
 	}
+	if lim.ExactEmpties > 0 {
+		exactAt = lim.ExactEmpties
+	}
 	p.maxDepth = empties - 1
 	if lim.Depth > 0 {
 		p.maxDepth = min(p.maxDepth, lim.Depth)
 	} else if tp.hard == 0 && lim.Nodes == 0 {
 		p.maxDepth = min(p.maxDepth, 60)
+	}
+	if lim.Depth > 0 && tp.hard == 0 && lim.ExactEmpties == 0 && empties > exactAt && empties <= exactAt+wldBand {
+		p.wldOnly = true
 	}
 	if empties <= exactAt {
 		p.solve = true

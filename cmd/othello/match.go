@@ -21,7 +21,7 @@ import (
 
 func cmdMatch(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "match")
-	specA := fs.String("a", "depth=6", "player A: this engine's options, key=value,... (depth, time, sel, eval, tt, mpc, pvs, prev, book=default|none|FILE)")
+	specA := fs.String("a", "depth=6", "player A: this engine's options, key=value,... (depth, time, end (solve exactly from N empties), sel, eval, tt, mpc, pvs, prev, book=default|none|FILE)")
 	specB := fs.String("b", "depth=6,eval=mobility", "player B: this engine's options (ignored with -b-nboard)")
 	nboardB := fs.String("b-nboard", "", "player B is an external engine speaking NBoard: its command line, quoted")
 	nboardDepth := fs.Int("b-depth", 0, "depth sent to the external engine with 'set depth' (0: none)")
@@ -112,6 +112,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		asBlack   train.MatchStats
 		forfeits  [2]int                             // games lost by A, B on time or by an error
 		leastLeft = [2]time.Duration{*clock, *clock} // least clock left at a game's end, A and B
+		thought   [2]moveTimes                       // A's and B's thinking times
 		firstErr  error
 		jobs      = make(chan int)
 		wg        sync.WaitGroup
@@ -155,6 +156,16 @@ func cmdMatch(env *cmdEnv, args []string) error {
 					diffA = -diffA
 				}
 				mu.Lock()
+				for i := len(opens[g/2]); i < len(res.moves); i++ {
+					if res.moves[i] == board.NoSquare {
+						continue // passes take no thought
+					}
+					if res.movers[i] == aBlack {
+						thought[0].add(res.times[i])
+					} else {
+						thought[1].add(res.times[i])
+					}
+				}
 				stats.Add(diffA)
 				if aBlack {
 					asBlack.Add(diffA)
@@ -217,6 +228,7 @@ feed:
 		stats.Wins, stats.Draws, stats.Losses, stats.Games(), 100*stats.Score(), eloText(elo), eloText(lo), eloText(hi), stats.MeanDiscDiff())
 	fmt.Fprintf(env.stdout, "A as black: %d-%d-%d; games lost on time or by error: A %d, B %d; %.1f s\n",
 		asBlack.Wins, asBlack.Draws, asBlack.Losses, forfeits[0], forfeits[1], time.Since(gameStart).Seconds())
+	fmt.Fprintf(env.stdout, "thinking time per move: A %s; B %s\n", thought[0], thought[1])
 	if *clock > 0 {
 		fmt.Fprintf(env.stdout, "least clock left at the end of a game: A %v, B %v\n", leastLeft[0].Round(time.Millisecond), leastLeft[1].Round(time.Millisecond))
 	}
@@ -247,8 +259,29 @@ type clockSpec struct {
 	total, inc time.Duration
 }
 
+// moveTimes sums the thinking times of one player's moves.
+type moveTimes struct {
+	n          int
+	total, max time.Duration
+}
+
+func (m *moveTimes) add(t time.Duration) {
+	m.n++
+	m.total += t
+	m.max = max(m.max, t)
+}
+
+func (m moveTimes) String() string {
+	if m.n == 0 {
+		return "no moves"
+	}
+	return fmt.Sprintf("mean %v, max %v over %d moves", (m.total / time.Duration(m.n)).Round(10*time.Microsecond),
+		m.max.Round(time.Millisecond), m.n)
+}
+
 type gameResult struct {
 	moves      []board.Square
+	movers     []bool          // for each move, whether black played it
 	times      []time.Duration // time each move took (0 for the opening and passes)
 	blackScore int             // final disc difference from black's view (+-64 for a forfeit)
 	forfeit    int             // -1 none; 0 black, 1 white lost on time or by an error
@@ -262,6 +295,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 	b := board.Start()
 	res := gameResult{forfeit: -1}
 	for _, m := range opening {
+		res.movers = append(res.movers, b.BlackToMove)
 		if m == board.NoSquare {
 			b.Pass()
 		} else {
@@ -276,6 +310,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 			return res
 		}
 		if b.LegalMoves() == 0 {
+			res.movers = append(res.movers, b.BlackToMove)
 			b.Pass()
 			res.moves = append(res.moves, board.NoSquare)
 			res.times = append(res.times, 0)
@@ -310,6 +345,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 		if cl.total > 0 {
 			clocks[side] += cl.inc - used
 		}
+		res.movers = append(res.movers, b.BlackToMove)
 		b.Make(sq)
 		res.moves = append(res.moves, sq)
 		res.times = append(res.times, used)

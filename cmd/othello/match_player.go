@@ -35,7 +35,7 @@ type playerSpec struct {
 }
 
 // parseEngineSpec reads "key=value,..." options of this engine: depth, time (per move),
-// sel (selectivity level), eval, tt (MiB), and mpc/pvs/prev = on|off.
+// end (exact solve from N empties), sel (selectivity level), eval, tt (MiB), and mpc/pvs/prev = on|off.
 func parseEngineSpec(text string) (playerSpec, error) {
 	sp := playerSpec{text: text, cfg: search.Config{TTMiB: 16}}
 	evalName := "default"
@@ -53,6 +53,11 @@ func parseEngineSpec(text string) (playerSpec, error) {
 		case "depth":
 			sp.lim.Depth, err = strconv.Atoi(v)
 			if err == nil && (sp.lim.Depth < 1 || sp.lim.Depth > 60) {
+				err = fmt.Errorf("want 1-60")
+			}
+		case "end":
+			sp.lim.ExactEmpties, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.ExactEmpties < 1 || sp.lim.ExactEmpties > 60) {
 				err = fmt.Errorf("want 1-60")
 			}
 		case "time":
@@ -93,7 +98,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPrevOrder = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, sel, eval, tt, mpc, pvs, prev, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

@@ -51,12 +51,12 @@ func replayGGF(t *testing.T, line string) (int, int) {
 func TestMatchCommand(t *testing.T) {
 	dir := t.TempDir()
 	ggf := filepath.Join(dir, "games.ggf")
-	code, out, errOut := runCmd(t, "", "match", "-a", "depth=2", "-b", "depth=1,eval=mobility,pvs=off", "-openings", "testdata/xot-sample.txt",
+	code, out, errOut := runCmd(t, "", "match", "-a", "depth=2,end=10", "-b", "depth=1,eval=mobility,pvs=off", "-openings", "testdata/xot-sample.txt",
 		"-n", "3", "-random", "1", "-concurrency", "2", "-no-progress", "-ggf", ggf)
 	if code != 0 {
 		t.Fatalf("match: code %d, stderr %s", code, errOut)
 	}
-	if !strings.Contains(out, "in 8 games") || !strings.Contains(out, "Elo") {
+	if !strings.Contains(out, "in 8 games") || !strings.Contains(out, "Elo") || !strings.Contains(out, "thinking time per move: A mean") {
 		t.Fatalf("match output: %s", out)
 	}
 	f, err := os.Open(ggf)
@@ -84,6 +84,7 @@ func TestMatchErrors(t *testing.T) {
 		{"match", "-a", "depth"},
 		{"match", "-b", "colour=blue"},
 		{"match", "-a", "sel=9"},
+		{"match", "-a", "end=0"},
 		{"match", "-openings", "testdata/does-not-exist.txt"},
 		{"match", "-concurrency", "0"},
 	} {
