@@ -11,6 +11,7 @@
 package eval
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sync"
 
@@ -46,7 +47,26 @@ func Stage(empties int) int {
 type Evaluator struct {
 	w        [NumStages][patterns.TableSize]int16
 	sections []weights.Section
+	// Optional mobility features (weight files with a MobilitySection): per stage, a weight
+	// for each count of the side to move's legal moves (capped at MobilityCap), then one for
+	// each count of the opponent's.
+	mobility bool
+	mob      [NumStages][2 * MobilitySlots]int16
 }
+
+// MobilitySection is the tag of the weight file section that holds the mobility weights:
+// NumStages x 2 x MobilitySlots little-endian int16, in the file's scale.
+const MobilitySection = "MOB1"
+
+// MobilitySlots is the number of mobility weights per side and stage: counts 0..MobilitySlots-1,
+// larger counts share the last one.
+const MobilitySlots = 32
+
+// MobilityIndex is the slot of a move count.
+func MobilityIndex(moves int) int { return min(moves, MobilitySlots-1) }
+
+// HasMobility says whether the evaluation reads the mobility features.
+func (e *Evaluator) HasMobility() bool { return e.mobility }
 
 // Section returns the extra section of the weight file with the given tag (e.g. the search's
 // Multi-ProbCut parameters, or "TRN1", the training summary).
@@ -59,7 +79,13 @@ func (e *Evaluator) Section(tag string) ([]byte, bool) {
 // view, within [-MaxScore, MaxScore]. It ignores whether the game is over: callers score
 // finished games with board.DiscDiff.
 func (e *Evaluator) Eval(b *board.Board) int {
-	s := patterns.Sum(&e.w[Stage(board.Count(^(b.P|b.O)))], b)
+	st := Stage(board.Count(^(b.P | b.O)))
+	s := patterns.Sum(&e.w[st], b)
+	if e.mobility {
+		m := &e.mob[st]
+		s += int(m[MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))]) +
+			int(m[MobilitySlots+MobilityIndex(board.Count(board.LegalMoves(b.O, b.P)))])
+	}
 	if s > MaxScore {
 		return MaxScore
 	}
@@ -118,6 +144,22 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 		}
 		patterns.Unpack(e.w[s][:], src)
 	}
+	if raw, ok := f.Section(MobilitySection); ok {
+		if len(raw) != NumStages*2*MobilitySlots*2 {
+			return nil, fmt.Errorf("weights %s: mobility section of %d bytes, want %d", name, len(raw), NumStages*2*MobilitySlots*2)
+		}
+		e.mobility = true
+		for s := range NumStages {
+			for i := range 2 * MobilitySlots {
+				x := int(int16(binary.LittleEndian.Uint16(raw[2*(s*2*MobilitySlots+i):])))
+				v := x * Scale / f.Scale
+				if v > 32767 || v < -32768 {
+					return nil, fmt.Errorf("weights %s: mobility weight %d of stage %d overflows at scale %d", name, i, s, Scale)
+				}
+				e.mob[s][i] = int16(v)
+			}
+		}
+	}
 	return e, nil
 }
 
@@ -150,15 +192,36 @@ func Default() (*Evaluator, error) {
 }
 
 // NewFile wraps one packed weight vector per stage (patterns.PackedSize entries each, in units
-// of 1/Scale disc) into a weight file for this pattern set.
+// of 1/Scale disc) into a weight file for this pattern set. A vector may carry the
+// 2 x MobilitySlots mobility weights after the pattern weights (all stages or none): they go
+// to the file's MobilitySection.
 func NewFile(stages [][]int16) (*weights.File, error) {
 	if len(stages) != NumStages {
 		return nil, fmt.Errorf("eval: %d stages of weights, want %d", len(stages), NumStages)
 	}
+	withMob := len(stages[0]) == patterns.PackedSize+2*MobilitySlots
+	want := patterns.PackedSize
+	if withMob {
+		want += 2 * MobilitySlots
+	}
 	for s, w := range stages {
-		if len(w) != patterns.PackedSize {
-			return nil, fmt.Errorf("eval: stage %d has %d weights, want %d", s, len(w), patterns.PackedSize)
+		if len(w) != want {
+			return nil, fmt.Errorf("eval: stage %d has %d weights, want %d", s, len(w), want)
 		}
 	}
-	return &weights.File{Stages: NumStages, Scale: Scale, Patterns: FilePatterns(), Weights: stages}, nil
+	f := &weights.File{Stages: NumStages, Scale: Scale, Patterns: FilePatterns(), Weights: stages}
+	if withMob {
+		raw := make([]byte, 0, NumStages*2*MobilitySlots*2)
+		f.Weights = make([][]int16, NumStages)
+		for s, w := range stages {
+			f.Weights[s] = w[:patterns.PackedSize]
+			for _, x := range w[patterns.PackedSize:] {
+				raw = binary.LittleEndian.AppendUint16(raw, uint16(x))
+			}
+		}
+		if err := f.SetSection(MobilitySection, raw); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
 }

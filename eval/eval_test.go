@@ -303,3 +303,81 @@ func BenchmarkEvalDefault(b *testing.B) {
 	}
 	_ = sum
 }
+
+// TestMobilityFeatures checks the optional mobility weights: a file whose stage vectors carry
+// them stores them in MobilitySection, and the evaluation adds, to the pattern sum, the weight
+// of each side's number of legal moves counted square by square.
+func TestMobilityFeatures(t *testing.T) {
+	plain := randomFile(t, 3)
+	r := rand.New(rand.NewPCG(4, 5))
+	st := make([][]int16, NumStages)
+	for s := range st {
+		st[s] = append(append([]int16(nil), plain.Weights[s]...), make([]int16, 2*MobilitySlots)...)
+		for i := patterns.PackedSize; i < len(st[s]); i++ {
+			st[s][i] = int16(r.IntN(2001) - 1000)
+		}
+	}
+	f, err := NewFile(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.Section(MobilitySection); !ok {
+		t.Fatal("no mobility section")
+	}
+	// Through the file format, as a user's weights would come.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mob.gtw")
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := FromFile("plain", plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.HasMobility() || ep.HasMobility() {
+		t.Fatalf("HasMobility: %v with the section, %v without", e.HasMobility(), ep.HasMobility())
+	}
+	// Legal moves counted by walking the 8 directions from each empty square.
+	count := func(p, o uint64) int {
+		n := 0
+		for sq := 0; sq < 64; sq++ {
+			if (p|o)>>sq&1 != 0 {
+				continue
+			}
+			legal := false
+			for _, d := range [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+				r, c, seen := sq/8+d[0], sq%8+d[1], 0
+				for r >= 0 && r < 8 && c >= 0 && c < 8 && o>>(r*8+c)&1 != 0 {
+					r, c, seen = r+d[0], c+d[1], seen+1
+				}
+				if seen > 0 && r >= 0 && r < 8 && c >= 0 && c < 8 && p>>(r*8+c)&1 != 0 {
+					legal = true
+				}
+			}
+			if legal {
+				n++
+			}
+		}
+		return n
+	}
+	for _, b := range randomPositions(30, 6) {
+		s := Stage(b.NumEmpties())
+		want := reference(plain, &b) + int(st[s][patterns.PackedSize+MobilityIndex(count(b.P, b.O))]) +
+			int(st[s][patterns.PackedSize+MobilitySlots+MobilityIndex(count(b.O, b.P))])
+		want = max(-MaxScore, min(MaxScore, want))
+		if got := e.Eval(&b); got != want {
+			t.Fatalf("%s: Eval %d, want %d", b.OBF(), got, want)
+		}
+	}
+	// A section of the wrong size is refused.
+	if err := f.SetSection(MobilitySection, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromFile("short", f); err == nil || !strings.Contains(err.Error(), "mobility section") {
+		t.Fatalf("short mobility section: %v", err)
+	}
+}

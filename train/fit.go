@@ -29,9 +29,9 @@ type Config struct {
 	Backoff bool
 	Workers int    // goroutines
 	Seed    uint64 // shuffles the games between workers; a run is reproducible from it
-	// Mobility adds two experimental features, the number of moves of each side (a table
-	// of 32 weights per side and stage, after the pattern weights). The evaluation does not
-	// read them: it is for measuring what they would add.
+	// Mobility adds two features, the number of legal moves of each side (a table of
+	// eval.MobilitySlots weights per side and stage, after the pattern weights), which the
+	// evaluation reads from the weight file's eval.MobilitySection.
 	Mobility bool
 	// Extra is an experimental extra pattern (its squares, at most 10), placed on the board
 	// by the 8 symmetries, with one table of 3^n weights per stage after the others (mirror
@@ -72,7 +72,7 @@ var slotOffset = func() (o [patterns.NumInstances]uint32) {
 func numWeights(cfg Config) int {
 	n := patterns.PackedSize
 	if cfg.Mobility {
-		n += 64
+		n += 2 * eval.MobilitySlots
 	}
 	if len(cfg.Extra) > 0 {
 		n += pow3(len(cfg.Extra))
@@ -113,8 +113,8 @@ func newSampleSet(cfg Config) sampleSet {
 	s := sampleSet{off: append([]uint32(nil), slotOffset[:]...), mobility: cfg.Mobility}
 	n := uint32(patterns.PackedSize)
 	if cfg.Mobility {
-		s.off = append(s.off, n, n+32)
-		n += 64
+		s.off = append(s.off, n, n+eval.MobilitySlots)
+		n += 2 * eval.MobilitySlots
 	}
 	if len(cfg.Extra) > 0 {
 		s.extra = extraInstances(cfg.Extra)
@@ -157,7 +157,8 @@ func (s *sampleSet) add(b *board.Board, y float32) {
 		s.idx = append(s.idx, uint16(patterns.Packed(x)-slotOffset[k]))
 	}
 	if s.mobility {
-		s.idx = append(s.idx, uint16(min(31, board.Count(board.LegalMoves(b.P, b.O)))), uint16(min(31, board.Count(board.LegalMoves(b.O, b.P)))))
+		s.idx = append(s.idx, uint16(eval.MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))),
+			uint16(eval.MobilityIndex(board.Count(board.LegalMoves(b.O, b.P)))))
 	}
 	for _, inst := range s.extra {
 		x, pw := 0, 1

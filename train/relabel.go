@@ -1,7 +1,11 @@
 package train
 
 import (
+	"bufio"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -72,5 +76,88 @@ func Relabel(games []Game, depth, workers, ttMiB int, done func()) error {
 		}()
 	}
 	wg.Wait()
+	return nil
+}
+
+// The relabelling cache: the exact scores of a Relabel run, so that several trainings on the
+// same games pay for the solves once. Layout (little-endian): magic "GTX1", uint32 depth,
+// uint32 number of games, uint64 FNV-1a hash of the games' moves (each game's squares, then
+// 0xFF), then per game one byte ExactDepth and depth+1 bytes Exact[0..depth].
+const cacheMagic = "GTX1"
+
+func gamesHash(games []Game) uint64 {
+	h := fnv.New64a()
+	var buf []byte
+	for i := range games {
+		buf = buf[:0]
+		for _, m := range games[i].Moves {
+			buf = append(buf, byte(m))
+		}
+		buf = append(buf, 0xFF)
+		h.Write(buf)
+	}
+	return h.Sum64()
+}
+
+// WriteRelabelCache writes the exact labels of games (relabelled to depth) to w.
+func WriteRelabelCache(w io.Writer, games []Game, depth int) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(cacheMagic)
+	var hdr [16]byte
+	binary.LittleEndian.PutUint32(hdr[0:], uint32(depth))
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(games)))
+	binary.LittleEndian.PutUint64(hdr[8:], gamesHash(games))
+	bw.Write(hdr[:])
+	for i := range games {
+		bw.WriteByte(byte(games[i].ExactDepth))
+		for e := 0; e <= depth; e++ {
+			bw.WriteByte(byte(games[i].Exact[e]))
+		}
+	}
+	return bw.Flush()
+}
+
+// ReadRelabelCache sets the exact labels of games from a cache written by WriteRelabelCache
+// for the same games and depth; anything else (other games, another depth, a short or
+// corrupt file) is an error and leaves games unchanged.
+func ReadRelabelCache(r io.Reader, games []Game, depth int) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if len(data) < 20 || string(data[:4]) != cacheMagic {
+		return fmt.Errorf("train: not a relabelling cache")
+	}
+	d, n, h := int(binary.LittleEndian.Uint32(data[4:])), int(binary.LittleEndian.Uint32(data[8:])), binary.LittleEndian.Uint64(data[12:])
+	switch {
+	case d != depth:
+		return fmt.Errorf("train: relabelling cache is for %d empties, want %d", d, depth)
+	case n != len(games) || h != gamesHash(games):
+		return fmt.Errorf("train: relabelling cache is for other games (%d games)", n)
+	case len(data) != 20+n*(depth+2):
+		return fmt.Errorf("train: relabelling cache of %d bytes, want %d", len(data), 20+n*(depth+2))
+	}
+	p := data[20:]
+	for i := range games {
+		ed := int(int8(p[0]))
+		if ed != 0 && ed != depth {
+			return fmt.Errorf("train: relabelling cache: game %d has depth %d", i, ed)
+		}
+		p = p[1:]
+		for e := 0; e <= depth; e++ {
+			if v := int8(p[e]); v < -64 || v > 64 {
+				return fmt.Errorf("train: relabelling cache: game %d: score %d", i, v)
+			}
+		}
+		p = p[depth+1:]
+	}
+	p = data[20:]
+	for i := range games {
+		games[i].ExactDepth = int(p[0])
+		for e := 0; e <= depth; e++ {
+			games[i].Exact[e] = int8(p[1+e])
+		}
+		p = p[depth+2:]
+	}
 	return nil
 }

@@ -439,3 +439,57 @@ func TestFitExperimentalFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestRelabelCache checks that the cache gives back the labels of the solves, and refuses
+// another depth, other games and damaged files without touching the games.
+func TestRelabelCache(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games = games[:30]
+	solved := append([]Game(nil), games...)
+	if err := Relabel(solved, 8, 2, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteRelabelCache(&buf, solved, 8); err != nil {
+		t.Fatal(err)
+	}
+	fresh := func() []Game { return append([]Game(nil), games...) }
+	got := fresh()
+	if err := ReadRelabelCache(bytes.NewReader(buf.Bytes()), got, 8); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i].ExactDepth != solved[i].ExactDepth || got[i].Exact != solved[i].Exact {
+			t.Fatalf("game %d: cached labels %d %v, solved %d %v", i, got[i].ExactDepth, got[i].Exact, solved[i].ExactDepth, solved[i].Exact)
+		}
+	}
+	other := fresh()
+	other[3].Moves = other[3].Moves[:len(other[3].Moves)-1]
+	damaged := append([]byte(nil), buf.Bytes()...)
+	damaged[25] = 100 // a score out of range
+	for name, c := range map[string]struct {
+		data  []byte
+		games []Game
+		depth int
+	}{
+		"depth":     {buf.Bytes(), fresh(), 10},
+		"games":     {buf.Bytes(), other, 8},
+		"fewer":     {buf.Bytes(), fresh()[:29], 8},
+		"truncated": {buf.Bytes()[:buf.Len()-1], fresh(), 8},
+		"score":     {damaged, fresh(), 8},
+		"magic":     {[]byte("GTW1 not a cache at all"), fresh(), 8},
+	} {
+		before := append([]Game(nil), c.games...)
+		if err := ReadRelabelCache(bytes.NewReader(c.data), c.games, c.depth); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+		for i := range before {
+			if before[i].ExactDepth != c.games[i].ExactDepth || before[i].Exact != c.games[i].Exact {
+				t.Fatalf("%s: game %d changed", name, i)
+			}
+		}
+	}
+}

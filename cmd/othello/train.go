@@ -35,6 +35,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	seed := fs.Uint64("seed", def.Seed, "random seed (order of the games between workers)")
 	exact := fs.Int("exact", 12, "relabel the positions with at most this many empties by exact solves (0: off)")
 	exactTT := fs.Int("exact-tt", 32, "transposition table of each relabelling solver, MiB")
+	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving")
+	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 30 ns more per call)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
 		fs.PrintDefaults()
@@ -54,7 +56,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		*logPath = base + ".csv"
 	}
 	cfg := train.Config{Epochs: *epochs, Rate: *rate, Momentum: *momentum, Ridge: *ridge, Smooth: *smooth,
-		Backoff: *backoff, Workers: *workers, Seed: *seed}
+		Backoff: *backoff, Workers: *workers, Seed: *seed, Mobility: *mobility}
 	start := time.Now()
 
 	exclude := map[string]bool{}
@@ -87,15 +89,42 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	}
 	if *exact > 0 {
 		all := append(games, val...)
-		rbar := newBar(env, len(all), "exact solves")
-		t0 := time.Now()
-		if err := train.Relabel(all, *exact, cfg.Workers, *exactTT, func() { rbar.Add(1) }); err != nil {
-			return err
+		cached := false
+		if *exactCache != "" {
+			if f, err := os.Open(*exactCache); err == nil {
+				err = train.ReadRelabelCache(f, all, *exact)
+				f.Close()
+				if err == nil {
+					cached = true
+					env.log.Info().Msgf("exact labels of %d games read from %s", len(all), *exactCache)
+				} else {
+					env.log.Warn().Msgf("%s: %v; solving again", *exactCache, err)
+				}
+			}
 		}
-		rbar.Finish()
+		if !cached {
+			rbar := newBar(env, len(all), "exact solves")
+			t0 := time.Now()
+			if err := train.Relabel(all, *exact, cfg.Workers, *exactTT, func() { rbar.Add(1) }); err != nil {
+				return err
+			}
+			rbar.Finish()
+			env.log.Info().Msgf("relabelled the last %d empties of %d games by exact solves in %s", *exact, len(all), time.Since(t0).Round(time.Second))
+			if *exactCache != "" {
+				f, err := os.Create(*exactCache)
+				if err == nil {
+					err = train.WriteRelabelCache(f, all, *exact)
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+				}
+				if err != nil {
+					return fmt.Errorf("exact cache: %v", err)
+				}
+			}
+		}
 		copy(games, all[:len(games)])
 		copy(val, all[len(games):])
-		env.log.Info().Msgf("relabelled the last %d empties of %d games by exact solves in %s", *exact, len(all), time.Since(t0).Round(time.Second))
 	}
 
 	bar := newBar(env, eval.NumStages*cfg.Epochs, "training")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +47,38 @@ func TestTrainAndEvalCommands(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "train", "-o", out)
 	if code != 2 {
 		t.Errorf("train without data: code %d, stderr %q", code, stderr)
+	}
+
+	// With the mobility features and a cache of the exact labels: the second run reads the
+	// cache and fits the same weights.
+	cache := filepath.Join(dir, "labels.gtx")
+	for run, name := range []string{"mob1.gtw", "mob2.gtw"} {
+		code, stdout, stderr = runCmd(t, "", "train", "-o", filepath.Join(dir, name), "-epochs", "3", "-exact", "6",
+			"-exact-cache", cache, "-mobility", filepath.Join("..", "..", "train", "testdata", "playok_60.wtb"))
+		if code != 0 {
+			t.Fatalf("train -mobility: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
+		}
+		if read := strings.Contains(stderr, "read from"); read != (run == 1) {
+			t.Errorf("run %d: cache read %v\n%s", run+1, read, stderr)
+		}
+	}
+	var evals [2]*eval.Evaluator
+	for i, name := range []string{"mob1.gtw", "mob2.gtw"} {
+		e, err := eval.Load(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.HasMobility() {
+			t.Fatalf("%s has no mobility features", name)
+		}
+		evals[i] = e
+	}
+	b := board.Start()
+	for _, m := range []string{"f5", "d6", "c3", "d3", "c4"} {
+		sq, _ := board.ParseSquare(m)
+		b.Make(sq)
+		if a, c := evals[0].Eval(&b), evals[1].Eval(&b); a != c {
+			t.Fatalf("after %s: %d with solved labels, %d with cached ones", m, a, c)
+		}
 	}
 }
