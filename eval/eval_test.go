@@ -381,3 +381,27 @@ func TestMobilityFeatures(t *testing.T) {
 		t.Fatalf("short mobility section: %v", err)
 	}
 }
+
+// BenchmarkEvalMobility is BenchmarkEval with the mobility features on (same positions and
+// pattern weights): its extra cost is the two move generations.
+func BenchmarkEvalMobility(b *testing.B) {
+	f := randomFile(b, 1)
+	mob := make([]byte, NumStages*2*MobilitySlots*2)
+	for i := range mob {
+		mob[i] = byte(i % 7)
+	}
+	if err := f.SetSection(MobilitySection, mob); err != nil {
+		b.Fatal(err)
+	}
+	e, err := FromFile("random", f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos := randomPositions(20, 3)
+	b.ReportAllocs()
+	sum := 0
+	for i := 0; b.Loop(); i++ {
+		sum += e.Eval(&pos[i%len(pos)])
+	}
+	_ = sum
+}

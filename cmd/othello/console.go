@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -75,8 +74,9 @@ func runConsole(env *cmdEnv, name string, args []string) error {
 	return protocol.RunConsole(context.Background(), eng, env.stdin, env.stdout, opt)
 }
 
-// isTerminal reports whether r is an interactive terminal (not a pipe or a file).
-func isTerminal(r io.Reader) bool {
+// isTerminal reports whether r (a reader or a writer) is an interactive terminal (not a pipe
+// or a file).
+func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false

@@ -102,8 +102,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 	fmt.Fprintln(env.stdout)
 	var bar *progressbar.ProgressBar
 	if !*noBar {
-		bar = progressbar.NewOptions(nGames, progressbar.OptionSetWriter(env.stderr), progressbar.OptionSetDescription("match"),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+		bar = newBar(env, nGames, "match")
 	}
 
 	var (
@@ -276,7 +275,7 @@ func (m moveTimes) String() string {
 		return "no moves"
 	}
 	return fmt.Sprintf("mean %v, max %v over %d moves", (m.total / time.Duration(m.n)).Round(10*time.Microsecond),
-		m.max.Round(time.Millisecond), m.n)
+		m.max.Round(10*time.Microsecond), m.n)
 }
 
 type gameResult struct {

@@ -12,7 +12,6 @@ import (
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/weights"
-	"github.com/schollz/progressbar/v3"
 )
 
 // cmdMpcfit fits the Multi-ProbCut regressions of an evaluation: positions from openings
@@ -79,8 +78,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	bar := progressbar.NewOptions(len(positions), progressbar.OptionSetWriter(env.stderr), progressbar.OptionSetDescription("mpcfit"),
-		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	bar := newBar(env, len(positions), "mpcfit")
 	samples := make([]search.MPCSample, len(positions))
 	ok := make([]bool, len(positions))
 	jobs := make(chan int)

@@ -177,21 +177,44 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	return nil
 }
 
-// newBar makes a progress bar on stderr (silent with -q).
+// newBar makes a progress bar on stderr (silent with -q). When stderr is not a terminal (a
+// log file, a pipe) it is redrawn every 30 s instead of every 0.5 s, one line each time, so a
+// long run does not fill the log with redraws.
 func newBar(env *cmdEnv, n int, what string) *progressbar.ProgressBar {
 	w := env.stderr
 	if env.log.GetLevel() > zerolog.InfoLevel {
 		w = io.Discard
 	}
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(w),
+	throttle := 500 * time.Millisecond
+	opts := []progressbar.Option{
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(500*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	}
+	if isTerminal(w) {
+		opts = append(opts, progressbar.OptionClearOnFinish())
+	} else {
+		throttle = 30 * time.Second
+		w = newlineWriter{w}
+	}
+	opts = append(opts, progressbar.OptionSetWriter(w), progressbar.OptionThrottle(throttle))
+	return progressbar.NewOptions(n, opts...)
+}
+
+// newlineWriter ends each redraw of a progress bar with a newline instead of rewriting the
+// line with carriage returns, for logs.
+type newlineWriter struct{ w io.Writer }
+
+func (n newlineWriter) Write(p []byte) (int, error) {
+	s := strings.TrimSpace(strings.ReplaceAll(string(p), "\r", ""))
+	if s == "" {
+		return len(p), nil
+	}
+	if _, err := io.WriteString(n.w, s+"\n"); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func writeLog(path string, log []train.EpochStats) error {
