@@ -58,8 +58,9 @@ type searchPlan struct {
 }
 
 // wldBand is how many empties above its exact solve a depth-limited search (a GUI level, no
-// clock) still proves win/loss/draw after its midgame iterations: a level-8 search solves
-// exactly from 16 empties and for win/loss/draw at 17 and 18, as NTest's levels do at 14-17.
+// clock) still proves win/loss/draw after its midgame iterations, up to maxLevelSolve
+// empties: a level-8 search solves exactly from 16 empties and for win/loss/draw at 17 and
+// 18, as NTest's level 8 does at 14-17.
 const wldBand = 2
 
 // exactEmptiesForTime is the most empties the engine tries to solve exactly in budget; a solve
@@ -80,9 +81,13 @@ func exactEmptiesForTime(budget time.Duration) int {
 	return 22
 }
 
+// maxLevelSolve is the most empties a depth-limited search (a GUI level) solves, exactly or
+// for win/loss/draw.
+const maxLevelSolve = 22
+
 // exactEmptiesForDepth is where a depth-limited search (a GUI level) solves exactly.
 func exactEmptiesForDepth(depth int) int {
-	return min(2*depth, 22)
+	return min(2*depth, maxLevelSolve)
 }
 
 func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
@@ -108,7 +113,7 @@ func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
 	} else if tp.hard == 0 && lim.Nodes == 0 {
 		p.maxDepth = min(p.maxDepth, 60)
 	}
-	if lim.Depth > 0 && tp.hard == 0 && lim.ExactEmpties == 0 && empties > exactAt && empties <= exactAt+wldBand {
+	if lim.Depth > 0 && tp.hard == 0 && lim.ExactEmpties == 0 && empties > exactAt && empties <= min(exactAt+wldBand, maxLevelSolve) {
 		p.wldOnly = true
 	}
 	if empties <= exactAt {
