@@ -191,11 +191,8 @@ func TestScaleConversion(t *testing.T) {
 	}
 }
 
-func BenchmarkEval(b *testing.B) {
-	e, err := FromFile("random", randomFile(b, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
+// benchEval times e.Eval over the positions of 20 random games, so all stage tables are used.
+func benchEval(b *testing.B, e *Evaluator) {
 	pos := randomPositions(20, 3)
 	b.ReportAllocs()
 	sum := 0
@@ -203,6 +200,14 @@ func BenchmarkEval(b *testing.B) {
 		sum += e.Eval(&pos[i%len(pos)])
 	}
 	_ = sum
+}
+
+func BenchmarkEval(b *testing.B) {
+	e, err := FromFile("random", randomFile(b, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEval(b, e)
 }
 
 // BenchmarkEvalViaIndices is the baseline for BenchmarkEval: indices written to an array by
@@ -295,13 +300,7 @@ func BenchmarkEvalDefault(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pos := randomPositions(20, 3)
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += e.Eval(&pos[i%len(pos)])
-	}
-	_ = sum
+	benchEval(b, e)
 }
 
 // TestMobilityFeatures checks the optional mobility weights: a file whose stage vectors carry
@@ -397,11 +396,5 @@ func BenchmarkEvalMobility(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pos := randomPositions(20, 3)
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += e.Eval(&pos[i%len(pos)])
-	}
-	_ = sum
+	benchEval(b, e)
 }
