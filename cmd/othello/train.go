@@ -36,7 +36,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	exact := fs.Int("exact", 12, "relabel the positions with at most this many empties by exact solves (0: off)")
 	exactTT := fs.Int("exact-tt", 32, "transposition table of each relabelling solver, MiB")
 	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving")
-	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 30 ns more per call)")
+	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 35 ns more per call)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
 		fs.PrintDefaults()
