@@ -48,8 +48,8 @@ type Evaluator struct {
 	w        [NumStages][patterns.TableSize]int16
 	sections []weights.Section
 	// Optional mobility features (weight files with a MobilitySection): per stage, a weight
-	// for each count of the side to move's legal moves (counts from MobilitySlots-1 on share one), then one for
-	// each count of the opponent's.
+	// for each count of the side to move's legal moves (counts from MobilitySlots-1 on share
+	// one), then one for each count of the opponent's.
 	mobility bool
 	mob      [NumStages][2 * MobilitySlots]int16
 }
