@@ -37,6 +37,10 @@ type Config struct {
 	// by the 8 symmetries, with one table of 3^n weights per stage after the others (mirror
 	// configurations are not merged). The evaluation does not read it either.
 	Extra []board.Square
+	// Positions are labelled positions (SearchLabels) trained on along with the games' own,
+	// each counted PositionWeight times (0 counts as 1).
+	Positions      []Position
+	PositionWeight int
 }
 
 // DefaultConfig is the configuration of the shipped weights.
@@ -197,6 +201,14 @@ func collect(games []Game, lo, hi, parts int, cfg Config) []sampleSet {
 					}
 				})
 			}
+			for i := p; i < len(cfg.Positions); i += parts {
+				b := &cfg.Positions[i].Board
+				if m := 60 - b.NumEmpties(); m >= lo && m <= hi {
+					for k := max(cfg.PositionWeight, 1); k > 0; k-- {
+						s.add(b, cfg.Positions[i].Score)
+					}
+				}
+			}
 		}(p)
 	}
 	wg.Wait()
@@ -243,7 +255,9 @@ func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, e
 			hi = 60
 		}
 		train := collect(games, lo-cfg.Smooth, hi+cfg.Smooth, cfg.Workers, cfg)
-		val := collect(valGames, lo, hi, 1, cfg)[0]
+		vcfg := cfg
+		vcfg.Positions = nil
+		val := collect(valGames, lo, hi, 1, vcfg)[0]
 		for _, t := range train {
 			res.TrainPositions[s] += t.len()
 		}

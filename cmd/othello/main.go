@@ -34,6 +34,7 @@ func commands() map[string]command {
 		"analyze": {"search a position or transcript: best moves with values and PVs", cmdAnalyze},
 		"book":    {"opening book: build, deviate, extend, fix, stats, show, export, import, learn", cmdBook},
 		"bench":   {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
+		"label":   {"make search-labelled training positions from game files", cmdLabel},
 		"match":   {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"mpcfit":  {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},

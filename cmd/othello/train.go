@@ -36,6 +36,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	exact := fs.Int("exact", 12, "relabel the positions with at most this many empties by exact solves (0: off)")
 	exactTT := fs.Int("exact-tt", 32, "transposition table of each relabelling solver, MiB")
 	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving")
+	positions := fs.String("positions", "", "comma-separated files of labelled positions (othello label) to train on along with the games")
+	posWeight := fs.Int("positions-weight", 1, "count each labelled position this many times")
 	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 35 ns more per call)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
@@ -126,6 +128,24 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		copy(games, all[:len(games)])
 		copy(val, all[len(games):])
 	}
+
+	for _, p := range strings.Split(*positions, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return exitError{2, err}
+		}
+		ps, err := train.ReadPositions(f)
+		f.Close()
+		if err != nil {
+			return exitError{2, fmt.Errorf("%s: %v", p, err)}
+		}
+		cfg.Positions = append(cfg.Positions, ps...)
+		env.log.Info().Msgf("%d labelled positions from %s", len(ps), p)
+	}
+	cfg.PositionWeight = *posWeight
 
 	bar := newBar(env, eval.NumStages*cfg.Epochs, "training")
 	res, err := train.Fit(games, val, cfg, func(e train.EpochStats) {

@@ -82,3 +82,39 @@ func TestTrainAndEvalCommands(t *testing.T) {
 		}
 	}
 }
+
+// othello label writes labelled positions that othello train -positions reads; a malformed
+// positions file is a usage error naming the line.
+func TestLabelAndTrainPositions(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join("..", "..", "train", "testdata", "wth_2023_200.wtb")
+	pos := filepath.Join(dir, "pos.txt")
+	code, stdout, stderr := runCmd(t, "", "-q", "label", "-o", pos, "-n", "40", "-depth", "2", "-exact", "8", "-tt", "1", games)
+	if code != 0 || !strings.Contains(stdout, "wrote 40 positions") {
+		t.Fatalf("label: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n != 40 {
+		t.Fatalf("%d lines in the positions file, want 40", n)
+	}
+	code, stdout, stderr = runCmd(t, "", "train", "-o", filepath.Join(dir, "p.gtw"), "-epochs", "2", "-exact", "0",
+		"-positions", pos, "-positions-weight", "2", games)
+	if code != 0 || !strings.Contains(stderr, "40 labelled positions") {
+		t.Fatalf("train -positions: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte(string(data[:66])+"; x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCmd(t, "", "train", "-o", filepath.Join(dir, "q.gtw"), "-positions", bad, games)
+	if code != 2 || !strings.Contains(stderr, "line 1") {
+		t.Errorf("train with a bad positions file: code %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "", "label", "-o", pos, games+".absent")
+	if code != 2 {
+		t.Errorf("label with a missing game file: code %d, stderr %q", code, stderr)
+	}
+}
