@@ -172,8 +172,13 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		return err
 	}
 	var summary bytes.Buffer
+	shown := cfg
+	shown.Positions = nil
 	fmt.Fprintf(&summary, "GoThello weights trained %s in %s\nconfig %+v, exact relabelling from %d empties\ntraining data %v (paths %v)\n",
-		time.Now().UTC().Format(time.RFC3339), fitTime.Round(time.Second), cfg, *exact, st, fs.Args())
+		time.Now().UTC().Format(time.RFC3339), fitTime.Round(time.Second), shown, *exact, st, fs.Args())
+	if len(cfg.Positions) > 0 {
+		fmt.Fprintf(&summary, "labelled positions: %d from %s, each counted %d times\n", len(cfg.Positions), *positions, max(cfg.PositionWeight, 1))
+	}
 	if len(val) > 0 {
 		rep := train.Evaluate(e, val)
 		fmt.Fprintf(&summary, "validation on %v:\n", valPaths)

@@ -105,6 +105,10 @@ func TestLabelAndTrainPositions(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "40 labelled positions") {
 		t.Fatalf("train -positions: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
+	// The summary names the positions without listing them.
+	if !strings.Contains(stdout, "labelled positions: 40 from") || strings.Contains(stdout, "Lines:") {
+		t.Errorf("train -positions summary:\n%s", stdout)
+	}
 	bad := filepath.Join(dir, "bad.txt")
 	if err := os.WriteFile(bad, []byte(string(data[:66])+"; x\n"), 0o644); err != nil {
 		t.Fatal(err)
