@@ -36,7 +36,7 @@ func newEndTT(mib int) endTT {
 		n = 1
 	}
 	n = 1 << uint(63-bits.LeadingZeros64(n))
-	return endTT{buckets: make([]endBucket, n), mask: n - 1}
+	return endTT{buckets: bigSlice[endBucket](int(n)), mask: n - 1}
 }
 
 func endHash(p, o uint64) uint64 {

@@ -39,7 +39,7 @@ func newBoundsTable(bytes int) boundsTable {
 		n = 4
 	}
 	n = uint64(1) << (63 - bits.LeadingZeros64(n)) // round down to a power of two
-	return boundsTable{entries: make([]boundsEntry, n), mask: (n - 1) &^ 1}
+	return boundsTable{entries: bigSlice[boundsEntry](int(n)), mask: (n - 1) &^ 1}
 }
 
 // boundsHash is the position's 64-bit key (board.Hash), never 0 so that an all-zero slot never

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 
 	"github.com/othellogo/othello/board"
@@ -19,7 +21,8 @@ import (
 // iterative deepening, and the root values at each height are regressed on the shallow ones.
 func cmdMpcfit(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "mpcfit")
-	openings := fs.String("openings", "", "file of opening transcripts (XOT style); required")
+	openings := fs.String("openings", "", "file of opening transcripts (XOT style) to sample positions from")
+	posFile := fs.String("positions", "", "take the positions from this file (.obf-style lines, as othello label writes) instead of sampling them from -openings")
 	nPos := fs.Int("n", 600, "number of positions")
 	maxHeight := fs.Int("depth", 10, "deepest height fitted")
 	evalName := fs.String("eval", "default", evalFlagHelp)
@@ -49,9 +52,9 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		}
 		return storeMPC(*store, data)
 	}
-	if *openings == "" || fs.NArg() != 0 {
+	if (*openings == "") == (*posFile == "") || fs.NArg() != 0 {
 		fs.Usage()
-		return exitError{2, fmt.Errorf("want -openings FILE and no arguments")}
+		return exitError{2, fmt.Errorf("want one of -openings FILE and -positions FILE, and no arguments")}
 	}
 	if *nPos < 1 || *maxHeight < 3 || *maxHeight > 16 || *concurrency < 1 {
 		return exitError{2, fmt.Errorf("want n >= 1, depth 3-16, concurrency >= 1")}
@@ -60,21 +63,28 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	f, err := os.Open(*openings)
-	if err != nil {
-		return exitError{2, err}
-	}
-	opens, err := readOpenings(f, 0, 0)
-	f.Close()
-	if err != nil {
-		return exitError{2, fmt.Errorf("%s: %v", *openings, err)}
-	}
-	if len(opens) == 0 {
-		return exitError{2, fmt.Errorf("%s: no openings", *openings)}
-	}
 	cfg := search.Config{TTMiB: 16, NoMPC: true}
 	ev.configure(&cfg)
-	positions := samplePositions(cfg, opens, *nPos, *maxHeight, *seed)
+	var positions []board.Board
+	if *posFile != "" {
+		if positions, err = readFitPositions(*posFile, *nPos, *maxHeight); err != nil {
+			return exitError{2, err}
+		}
+	} else {
+		f, err := os.Open(*openings)
+		if err != nil {
+			return exitError{2, err}
+		}
+		opens, err := readOpenings(f, 0, 0)
+		f.Close()
+		if err != nil {
+			return exitError{2, fmt.Errorf("%s: %v", *openings, err)}
+		}
+		if len(opens) == 0 {
+			return exitError{2, fmt.Errorf("%s: no openings", *openings)}
+		}
+		positions = samplePositions(cfg, opens, *nPos, *maxHeight, *seed)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -144,6 +154,42 @@ func storeMPC(path string, text []byte) error {
 // for a search to maxHeight. The positions should look like those the engine meets: with
 // depth-2 play and a random move one time in five the midgame residuals came out 15-30%
 // larger (wilder positions), so the cuts were more timid than they needed to be.
+// readFitPositions reads up to n positions from an .obf-style file (anything after the side to
+// move is ignored), keeping those with a move to play and more than maxHeight+1 empties, so
+// that every height up to maxHeight is a midgame search. The same file gives every evaluation
+// the same positions, for comparing their fits.
+func readFitPositions(path string, n, maxHeight int) ([]board.Board, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []board.Board
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() && len(out) < n {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || t[0] == '%' || t[0] == '#' {
+			continue
+		}
+		b, _, err := board.ParseOBF(t)
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: %v", path, line, err)
+		}
+		if b.NumEmpties() > maxHeight+1 && b.LegalMoves() != 0 {
+			out = append(out, b)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no position with a move to play and more than %d empties", path, maxHeight+1)
+	}
+	return out, nil
+}
+
 func samplePositions(cfg search.Config, opens [][]board.Square, n, maxHeight int, seed uint64) []board.Board {
 	rng := rand.New(rand.NewPCG(seed, 0x3fc))
 	e := search.NewEngine(cfg)

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package search
+
+func adviseHugePages([]byte) {}
