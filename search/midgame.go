@@ -84,6 +84,17 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	} else if e.usePrev {
 		if en := e.prev.probe(key, e.gen-1); en != nil {
 			hashMove = board.Square(en.move)
+			// The previous iteration searched this position deep enough (a Multi-ProbCut
+			// check search, or a transposition nearer the root): its bounds hold.
+			if int(en.height) >= height && int(en.sel) <= e.level {
+				lo, up := int(en.lower), int(en.upper)
+				if lo >= beta || lo == up {
+					return lo
+				}
+				if up <= alpha {
+					return up
+				}
+			}
 		}
 	}
 

@@ -33,6 +33,8 @@ func cmdMatch(env *cmdEnv, args []string) error {
 	concurrency := fs.Int("concurrency", 1, "games played at the same time")
 	clock := fs.Duration("clock", 0, "game clock of each side, e.g. 60s (0: none; the players' time/depth options apply)")
 	inc := fs.Duration("inc", 0, "increment added to a side's clock after each of its moves")
+	clockA := fs.Duration("a-clock", 0, "A's game clock alone (0: -clock); with no -clock, B plays by its own limits (an external engine's depth)")
+	clockB := fs.Duration("b-clock", 0, "B's game clock alone (0: -clock)")
 	ggfPath := fs.String("ggf", "", "write the games to this GGF file")
 	noBar := fs.Bool("no-progress", false, "no progress bar")
 	fs.Usage = func() {
@@ -46,7 +48,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if *concurrency < 1 || *nOpen < 0 || *skip < 0 || *random < 0 || *clock < 0 || *inc < 0 {
+	if *concurrency < 1 || *nOpen < 0 || *skip < 0 || *random < 0 || *clock < 0 || *inc < 0 || *clockA < 0 || *clockB < 0 {
 		return exitError{2, fmt.Errorf("concurrency must be at least 1; counts and times non-negative")}
 	}
 	a, err := parseEngineSpec(*specA)
@@ -96,8 +98,18 @@ func cmdMatch(env *cmdEnv, args []string) error {
 
 	nGames := 2 * len(opens)
 	fmt.Fprintf(env.stdout, "match: A = %q vs B = %q, %d games (%d openings x 2 colours), concurrency %d", a.text, b.text, nGames, len(opens), *concurrency)
-	if *clock > 0 {
-		fmt.Fprintf(env.stdout, ", clock %v + %v", *clock, *inc)
+	clocks := [2]time.Duration{*clock, *clock} // A's and B's
+	if *clockA > 0 {
+		clocks[0] = *clockA
+	}
+	if *clockB > 0 {
+		clocks[1] = *clockB
+	}
+	switch {
+	case clocks[0] == clocks[1] && clocks[0] > 0:
+		fmt.Fprintf(env.stdout, ", clock %v + %v", clocks[0], *inc)
+	case clocks[0] > 0 || clocks[1] > 0:
+		fmt.Fprintf(env.stdout, ", clock A %v, B %v, + %v", clocks[0], clocks[1], *inc)
 	}
 	fmt.Fprintln(env.stdout)
 	var bar *progressbar.ProgressBar
@@ -110,14 +122,13 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		stats     train.MatchStats
 		asBlack   train.MatchStats
 		forfeits  [2]int                             // games lost by A, B on time or by an error
-		leastLeft = [2]time.Duration{*clock, *clock} // least clock left at a game's end, A and B
+		leastLeft = clocks // least clock left at a game's end, A and B
 		thought   [2]moveTimes                       // A's and B's thinking times
 		firstErr  error
 		jobs      = make(chan int)
 		wg        sync.WaitGroup
 		gameStart = time.Now()
 	)
-	cl := clockSpec{total: *clock, inc: *inc}
 	for w := 0; w < *concurrency; w++ {
 		wg.Add(1)
 		go func() {
@@ -146,6 +157,10 @@ func cmdMatch(env *cmdEnv, args []string) error {
 				if !aBlack {
 					black, white, bn, wn = pb, pa, "B", "A"
 				}
+				cl := clockSpec{total: clocks, inc: *inc}
+				if !aBlack {
+					cl.total[0], cl.total[1] = clocks[1], clocks[0]
+				}
 				res := playGame(ctx, black, white, opens[g/2], cl)
 				if ctx.Err() != nil {
 					return
@@ -169,7 +184,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 				if aBlack {
 					asBlack.Add(diffA)
 				}
-				if res.forfeit < 0 && *clock > 0 {
+				if res.forfeit < 0 {
 					ia, ib := 0, 1
 					if !aBlack {
 						ia, ib = 1, 0
@@ -228,8 +243,8 @@ feed:
 	fmt.Fprintf(env.stdout, "A as black: %d-%d-%d; games lost on time or by error: A %d, B %d; %.1f s\n",
 		asBlack.Wins, asBlack.Draws, asBlack.Losses, forfeits[0], forfeits[1], time.Since(gameStart).Seconds())
 	fmt.Fprintf(env.stdout, "thinking time per move: A %s; B %s\n", thought[0], thought[1])
-	if *clock > 0 {
-		fmt.Fprintf(env.stdout, "least clock left at the end of a game: A %v, B %v\n", leastLeft[0].Round(time.Millisecond), leastLeft[1].Round(time.Millisecond))
+	if clocks[0] > 0 || clocks[1] > 0 {
+		fmt.Fprintf(env.stdout, "least clock left at the end of a game: A %v, B %v\n", leastText(leastLeft[0], clocks[0]), leastText(leastLeft[1], clocks[1]))
 	}
 	return nil
 }
@@ -254,8 +269,18 @@ func eloText(e float64) string {
 	return fmt.Sprintf("%+.1f", e)
 }
 
+// clockSpec is a game's clocks: black's and white's (0: none) and the increment.
 type clockSpec struct {
-	total, inc time.Duration
+	total [2]time.Duration
+	inc   time.Duration
+}
+
+// leastText shows the least clock left, or that the side played without a clock.
+func leastText(left, clock time.Duration) string {
+	if clock == 0 {
+		return "no clock"
+	}
+	return left.Round(time.Millisecond).String()
 }
 
 // moveTimes sums the thinking times of one player's moves.
@@ -303,7 +328,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 		res.moves = append(res.moves, m)
 		res.times = append(res.times, 0)
 	}
-	clocks := [2]time.Duration{cl.total, cl.total}
+	clocks := cl.total
 	for !b.GameOver() {
 		if ctx.Err() != nil {
 			return res
@@ -320,7 +345,11 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 			side, pl = 0, black
 		}
 		start := time.Now()
-		sq, err := pl.move(ctx, b, res.moves, clocks[side], cl.inc)
+		inc := cl.inc
+		if cl.total[side] == 0 {
+			inc = 0
+		}
+		sq, err := pl.move(ctx, b, res.moves, clocks[side], inc)
 		used := time.Since(start)
 		if ctx.Err() != nil {
 			return res
@@ -330,7 +359,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 			res.comment = fmt.Sprintf("%s: %v", b.SideName(), err)
 		case !b.IsLegal(sq):
 			res.comment = fmt.Sprintf("%s played illegal %s", b.SideName(), sq)
-		case cl.total > 0 && used > clocks[side]:
+		case cl.total[side] > 0 && used > clocks[side]:
 			res.comment = fmt.Sprintf("%s lost on time (%v used, %v left)", b.SideName(), used.Round(time.Millisecond), clocks[side].Round(time.Millisecond))
 		}
 		if res.comment != "" {
@@ -341,7 +370,7 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 			}
 			return res
 		}
-		if cl.total > 0 {
+		if cl.total[side] > 0 {
 			clocks[side] += cl.inc - used
 		}
 		res.movers = append(res.movers, b.BlackToMove)

@@ -217,3 +217,26 @@ func FuzzParseEngineSpec(f *testing.F) {
 		parseEngineSpec(text)
 	})
 }
+
+// A clock for one side only: A plays on a clock, the external engine by its depth, and
+// nobody loses on time for a clock it does not have.
+func TestMatchOneSidedClock(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmdline := fmt.Sprintf("OTHELLO_FAKE_NBOARD=first %q", exe)
+	code, out, errOut := runCmd(t, "", "-q", "match", "-a", "sel=2", "-a-clock", "5s", "-b-nboard", cmdline, "-b-depth", "2",
+		"-random", "2", "-no-progress")
+	if code != 0 {
+		t.Fatalf("code %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"clock A 5s, B 0s", "A 0, B 0;", "least clock left at the end of a game: A ", "B no clock"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, _ := runCmd(t, "", "match", "-a-clock", "-1s", "-random", "1"); code != 2 {
+		t.Errorf("negative clock: code %d, want 2", code)
+	}
+}
