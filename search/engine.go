@@ -26,8 +26,9 @@ type Config struct {
 	// start (0: the measured defaults).
 	PVSHeight int
 	TTHeight  int
-	// EvalOrderHeight overrides the height from which moves are ordered by the full
-	// evaluation rather than the cheap mobility score (0: the measured default).
+	// EvalOrderHeight overrides the height from which moves without a table entry are
+	// ordered by a shallow search of each child rather than the cheap mobility score (0: the
+	// measured default; a height above any search's turns it off).
 	EvalOrderHeight int
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
@@ -47,8 +48,8 @@ type Engine struct {
 	scale     int // evaluation units per disc
 	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
 	bitboardEval bool
-	// evalOrderHeight: from this height children are ordered by the full evaluation; below
-	// it by the cheap mobility/corner score.
+	// evalOrderHeight: from this height children are ordered by a shallow search (the full
+	// evaluation at first); below it by the cheap mobility/corner score.
 	evalOrderHeight int
 	mpc             *MPCParams
 	level           int     // selectivity level of the running search

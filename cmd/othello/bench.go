@@ -43,7 +43,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	noPrev := fs.Bool("no-prev", false, "no ordering by the previous iteration's table")
 	pvsHeight := fs.Int("pvs-height", 0, "height from which PVS is used (0: default)")
 	ttHeight := fs.Int("tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
-	orderHeight := fs.Int("order-height", 0, "height from which moves are ordered by the full evaluation (0: default)")
+	orderHeight := fs.Int("order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
 	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, and MPC on (level -sel, default 2) vs off")
 	npos := fs.Int("positions", len(benchPositions), "use the first N bench positions")
 	evalName := fs.String("eval", "default", evalFlagHelp)
