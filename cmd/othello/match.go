@@ -121,9 +121,9 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		mu        sync.Mutex
 		stats     train.MatchStats
 		asBlack   train.MatchStats
-		forfeits  [2]int                             // games lost by A, B on time or by an error
-		leastLeft = clocks // least clock left at a game's end, A and B
-		thought   [2]moveTimes                       // A's and B's thinking times
+		forfeits  [2]int       // games lost by A, B on time or by an error
+		leastLeft = clocks     // least clock left at a game's end, A and B
+		thought   [2]moveTimes // A's and B's thinking times
 		firstErr  error
 		jobs      = make(chan int)
 		wg        sync.WaitGroup
