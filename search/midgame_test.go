@@ -383,6 +383,14 @@ func TestDepthLevelProvesWLD(t *testing.T) {
 	if p := planSearch(Limits{Depth: 8}, timePlan{}, 18); !p.wldOnly || p.solve {
 		t.Fatalf("depth 8 at 18 empties: plan %+v, want win/loss/draw only", p)
 	}
+	// Under time control the band is wider: 25 ms a move solves exactly from 14 empties and
+	// proves win/loss/draw from 18, after a shallow midgame search.
+	if p := planSearch(Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 18); !p.wldOnly || p.solve || p.maxDepth > 6 {
+		t.Fatalf("25 ms at 18 empties: plan %+v, want win/loss/draw only after depth 6 at most", p)
+	}
+	if p := planSearch(Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 18); !p.wldOnly {
+		t.Fatalf("depth 8 and 1 s at 18 empties: plan %+v, want win/loss/draw only", p)
+	}
 	for _, c := range []struct {
 		lim     Limits
 		tp      timePlan
@@ -391,7 +399,9 @@ func TestDepthLevelProvesWLD(t *testing.T) {
 		{Limits{Depth: 8}, timePlan{}, 19},
 		{Limits{Depth: 8}, timePlan{}, 16},
 		{Limits{Depth: 8, ExactEmpties: 14}, timePlan{}, 16},
-		{Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 18},
+		{Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 19},
+		{Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 19},
+		{Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 14},
 	} {
 		if p := planSearch(c.lim, c.tp, c.empties); p.wldOnly {
 			t.Errorf("%+v at %d empties: plan %+v, want no win/loss/draw-only solve", c.lim, c.empties, p)
