@@ -168,6 +168,17 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	return best
 }
 
+// The static move order near the leaves, where sorting costs more than it saves: corners,
+// then the other edge squares except the C-squares, then the rest, X-squares last. Bench (12
+// positions, 16 MiB): depth 12 level 4 4,176,044 -> 3,606,538 nodes, depth 14 level 4
+// 12,151,854 -> 10,354,995, depth 11 full width 23,010,899 -> 20,355,863, against bitboard
+// order; corners / rest / X-squares alone gave 3,719,850, 10,808,124, 21,621,983.
+const (
+	leafEdges = 0xFF818181818181FF &^ cornerSquares &^ cSquares
+	leafInner = ^uint64(cornerSquares | xSquares | leafEdges)
+	cSquares  = 0x4281000000008142
+)
+
 // alphaBetaLeafward is plain fail-soft alpha-beta in bitboard order, for the last plies.
 func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	if height == 1 && e.bitboardEval {
@@ -175,21 +186,24 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	}
 	best := -scoreInf
 	ply := e.ply
-	for m := moves; m != 0; m &= m - 1 {
-		sq := board.FirstSquare(m)
-		u := e.b.Make(sq)
-		e.ply++
-		v := -e.alphaBeta(-beta, -alpha, height-1)
-		e.ply--
-		e.b.Unmake(u)
-		if v > best {
-			best = v
-			if v > alpha {
-				if v >= beta {
-					return v
+	classes := [4]uint64{moves & cornerSquares, moves & leafEdges, moves & leafInner, moves & xSquares}
+	for _, class := range classes {
+		for m := class; m != 0; m &= m - 1 {
+			sq := board.FirstSquare(m)
+			u := e.b.Make(sq)
+			e.ply++
+			v := -e.alphaBeta(-beta, -alpha, height-1)
+			e.ply--
+			e.b.Unmake(u)
+			if v > best {
+				best = v
+				if v > alpha {
+					if v >= beta {
+						return v
+					}
+					alpha = v
+					e.updatePV(ply, sq)
 				}
-				alpha = v
-				e.updatePV(ply, sq)
 			}
 		}
 	}
