@@ -9,7 +9,7 @@ import (
 // The midgame tree search: negamax alpha-beta, fail-soft. Far from the leaves it is PVS
 // (null-window searches after the first move, a re-search on fail high), probes and stores the
 // bounds tables, orders moves and tries Multi-ProbCut; near the leaves it is plain alpha-beta in
-// bitboard order, where a table probe or a sort costs more than it saves. The switch heights
+// a fixed order of square types, where a table probe or a sort costs more than it saves. The switch heights
 // are Config fields so `othello bench` can measure them; the defaults below are the measured
 // best on the bench set (see the README's midgame section).
 
@@ -179,7 +179,7 @@ const (
 	cSquares  = 0x4281000000008142
 )
 
-// alphaBetaLeafward is plain fail-soft alpha-beta in bitboard order, for the last plies.
+// alphaBetaLeafward is plain fail-soft alpha-beta in the fixed square-type order, for the last plies.
 func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	if height == 1 && e.bitboardEval {
 		return e.alphaBetaFrontier(alpha, beta, moves)
