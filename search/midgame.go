@@ -9,9 +9,9 @@ import (
 // The midgame tree search: negamax alpha-beta, fail-soft. Far from the leaves it is PVS
 // (null-window searches after the first move, a re-search on fail high), probes and stores the
 // bounds tables, orders moves and tries Multi-ProbCut; near the leaves it is plain alpha-beta in
-// a fixed order of square types, where a table probe or a sort costs more than it saves. The switch heights
-// are Config fields so `othello bench` can measure them; the defaults below are the measured
-// best on the bench set (see the README's midgame section).
+// a fixed order of square types, where a table probe or a sort costs more than it saves. The
+// switch heights are Config fields so `othello bench` can measure them; the defaults below are
+// the measured best on the bench set (see the README's midgame section).
 
 const (
 	// PVS at height >= defaultPVSHeight, plain alpha-beta below. Below defaultTTHeight the
