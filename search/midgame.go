@@ -73,7 +73,14 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 
 	key := boundsHash(p, o)
 	hashMove := board.NoSquare
-	if en := e.cur.probe(key, e.gen); en != nil {
+	en := e.cur.probe(key, e.gen)
+	if en == nil && e.usePrev {
+		// The previous iteration's entry orders the moves, and when it searched this position
+		// deep enough (a Multi-ProbCut check search, or a transposition nearer the root) its
+		// bounds hold as well.
+		en = e.prev.probe(key, e.gen-1)
+	}
+	if en != nil {
 		hashMove = board.Square(en.move)
 		if int(en.height) >= height && int(en.sel) <= e.level {
 			lo, up := int(en.lower), int(en.upper)
@@ -82,21 +89,6 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 			}
 			if up <= alpha {
 				return up
-			}
-		}
-	} else if e.usePrev {
-		if en := e.prev.probe(key, e.gen-1); en != nil {
-			hashMove = board.Square(en.move)
-			// The previous iteration searched this position deep enough (a Multi-ProbCut
-			// check search, or a transposition nearer the root): its bounds hold.
-			if int(en.height) >= height && int(en.sel) <= e.level {
-				lo, up := int(en.lower), int(en.upper)
-				if lo >= beta || lo == up {
-					return lo
-				}
-				if up <= alpha {
-					return up
-				}
 			}
 		}
 	}
