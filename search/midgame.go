@@ -27,9 +27,10 @@ const (
 	// shallow search of each child (the static evaluation from here, one ply more every 3 of
 	// height) instead of the mobility/corner score. With Multi-ProbCut most nodes near the
 	// leaves have no table move (the previous iteration cut them), and the cheap score found the
-	// cutting move first at only 58% of them. Bench (12 positions, level 4, 16 MiB): depth 12
-	// 3,934,815 -> 3,559,211 nodes, depth 14 12,909,517 -> 10,368,428 (-19% time); without
-	// selectivity, depth 11, -2% nodes. Heights 4 and 6 and one ply every 2 or 4 were worse.
+	// cutting move first at only 58% of them. Bench (12 positions, level 4, 16 MiB, weights D,
+	// bitboard order near the leaves): depth 12 3,934,815 -> 3,559,211 nodes, depth 14
+	// 12,909,517 -> 10,368,428 (-19% time); without selectivity, depth 11, -2% nodes. Heights
+	// 4 and 6 and one ply every 2 or 4 were worse (with weights F and the static leaf order too).
 	defaultEvalOrderHeight = 5
 	maxPly                 = 128
 	maxMoves               = 34 // no reachable position has more than 33 legal moves
@@ -171,7 +172,8 @@ const (
 	cSquares  = 0x4281000000008142
 )
 
-// alphaBetaLeafward is plain fail-soft alpha-beta in the fixed square-type order, for the last plies.
+// alphaBetaLeafward is plain fail-soft alpha-beta in the fixed square-type order, for the
+// last plies.
 func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	if height == 1 && e.bitboardEval {
 		return e.alphaBetaFrontier(alpha, beta, moves)

@@ -149,11 +149,6 @@ func storeMPC(path string, text []byte) error {
 	return f.WriteFile(path)
 }
 
-// samplePositions continues random openings with depth-4 play of the engine, a random move one
-// time in 25, and keeps one position per game at a random number of empties that leaves room
-// for a search to maxHeight. The positions should look like those the engine meets: with
-// depth-2 play and a random move one time in five the midgame residuals came out 15-30%
-// larger (wilder positions), so the cuts were more timid than they needed to be.
 // readFitPositions reads up to n positions from an .obf-style file (anything after the side to
 // move is ignored), keeping those with a move to play and more than maxHeight+1 empties, so
 // that every height up to maxHeight is a midgame search. The same file gives every evaluation
@@ -190,6 +185,11 @@ func readFitPositions(path string, n, maxHeight int) ([]board.Board, error) {
 	return out, nil
 }
 
+// samplePositions continues random openings with depth-4 play of the engine, a random move one
+// time in 25, and keeps one position per game at a random number of empties that leaves room
+// for a search to maxHeight. The positions should look like those the engine meets: with
+// depth-2 play and a random move one time in five the midgame residuals came out 15-30%
+// larger (wilder positions), so the cuts were more timid than they needed to be.
 func samplePositions(cfg search.Config, opens [][]board.Square, n, maxHeight int, seed uint64) []board.Board {
 	rng := rand.New(rand.NewPCG(seed, 0x3fc))
 	e := search.NewEngine(cfg)

@@ -1,12 +1,14 @@
 package main
 
 import (
-	"github.com/othellogo/othello/board"
-	"github.com/othellogo/othello/eval"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
 )
 
 // A tiny training run through the command: weights, CSV log and plot are written, the
@@ -120,5 +122,35 @@ func TestLabelAndTrainPositions(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "label", "-o", pos, games+".absent")
 	if code != 2 {
 		t.Errorf("label with a missing game file: code %d, stderr %q", code, stderr)
+	}
+}
+
+// mpcfit -positions fits on the positions of a file; a malformed file or both sources at once
+// are usage errors.
+func TestMpcfitPositions(t *testing.T) {
+	dir := t.TempDir()
+	pos := filepath.Join(dir, "pos.txt")
+	games := filepath.Join("..", "..", "train", "testdata", "wth_2023_200.wtb")
+	if code, _, stderr := runCmd(t, "", "-q", "label", "-o", pos, "-n", "40", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", games); code != 0 {
+		t.Fatalf("label: code %d, %s", code, stderr)
+	}
+	out := filepath.Join(dir, "fit.txt")
+	code, _, stderr := runCmd(t, "", "-q", "mpcfit", "-positions", pos, "-n", "40", "-depth", "4", "-min-samples", "5", "-out", out)
+	if code != 0 {
+		t.Fatalf("mpcfit -positions: code %d, %s", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(data), "eval pattern") || !regexp.MustCompile(`(?m)^[234] 4 2 `).Match(data) {
+		t.Fatalf("fit %q, %v: want the height-4 regressions of stages 2-4", data, err)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("# x\nXXO X\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "", "mpcfit", "-positions", bad); code != 2 || !strings.Contains(stderr, "line 2") {
+		t.Errorf("bad positions file: code %d, stderr %q", code, stderr)
+	}
+	if code, _, _ := runCmd(t, "", "mpcfit", "-positions", pos, "-openings", pos); code != 2 {
+		t.Errorf("both sources: code %d, want 2", code)
 	}
 }
