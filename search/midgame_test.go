@@ -422,3 +422,39 @@ func TestDepthLevelProvesWLD(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeControlProvesWLD runs the win/loss/draw band of a timed search end to end: at 40 ms
+// a move the engine solves exactly from 14 empties and proves win/loss/draw up to 18, so at 16
+// empties it reports a proof whose sign is the exact score's, and plays a move that keeps it.
+func TestTimeControlProvesWLD(t *testing.T) {
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 4})
+	s := NewSolver(4)
+	sign := func(x int) int { return clampSign(x, true) }
+	proofs := 0
+	for i, b := range randomPositions(21, 8, 16) {
+		r := e.Search(context.Background(), b, Limits{MoveTime: 40 * time.Millisecond}, nil)
+		if !b.IsLegal(r.Move) {
+			t.Fatalf("position %d: illegal move %s", i, r.Move)
+		}
+		if r.Exact {
+			t.Fatalf("position %d: an exact solve at 16 empties with 40 ms: %+v", i, r.Info)
+		}
+		if !r.WLD {
+			continue // the proof did not finish in time (a very busy machine): the midgame move stands
+		}
+		proofs++
+		want := s.Solve(b.P, b.O, -64, 64).Score
+		if sign(int(r.Score)) != sign(want) {
+			t.Fatalf("position %d: proof says %v, the exact score is %d", i, r.Score, want)
+		}
+		bb := b
+		bb.Make(r.Move)
+		if got := -s.Solve(bb.P, bb.O, -64, 64).Score; want >= 0 && sign(got) != sign(want) {
+			t.Fatalf("position %d: move %s gives %d, the position is worth %d", i, r.Move, got, want)
+		}
+	}
+	if proofs == 0 {
+		t.Errorf("no win/loss/draw proof in 8 positions at 16 empties with 40 ms each")
+	}
+	t.Logf("%d of 8 positions proved", proofs)
+}
