@@ -36,7 +36,9 @@ func evalNegamax(ev *eval.Evaluator, b board.Board, depth int) int {
 	return best
 }
 
-func TestSearchLabels(t *testing.T) {
+// labelFixture is the games fixture and the shipped evaluation.
+func labelFixture(t *testing.T) ([]Game, *eval.Evaluator) {
+	t.Helper()
 	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +47,11 @@ func TestSearchLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return games, ev
+}
+
+func TestSearchLabels(t *testing.T) {
+	games, ev := labelFixture(t)
 	cfg := LabelConfig{Positions: 60, MinEmpties: 6, MaxEmpties: 50, RandomMoves: 2, Depth: 2,
 		ExactEmpties: 9, Eval: ev, TTMiB: 1, Workers: 2, Seed: 3}
 	ps, err := SearchLabels(context.Background(), games, cfg, nil)
@@ -180,14 +187,7 @@ func FuzzReadPositions(f *testing.F) {
 
 // Labelled positions pull the evaluation towards their labels.
 func TestFitWithPositions(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := eval.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	games, ev := labelFixture(t)
 	ps, err := SearchLabels(context.Background(), games, LabelConfig{Positions: 300, MinEmpties: 20, MaxEmpties: 50,
 		RandomMoves: 2, Depth: 1, Eval: ev, TTMiB: 1, Workers: 2, Seed: 5}, nil)
 	if err != nil {
