@@ -121,7 +121,11 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 			ordered = true
 		}
 		sq := list[i].sq
-		u := e.b.Make(sq)
+		// Copying the board back after the child's search is cheaper than Unmake's second
+		// pass over the line indices (bench: -8% time at depth 11, -17% at depth 12 level 4,
+		// the same nodes). Here, near the leaves and in orderKey.
+		saved := e.b
+		e.b.Make(sq)
 		e.ply++
 		var v int
 		if pvs && i > 0 {
@@ -133,7 +137,7 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 			v = -e.alphaBeta(-beta, -a, height-1)
 		}
 		e.ply--
-		e.b.Unmake(u)
+		e.b = saved
 		if e.stopped {
 			return 0
 		}
@@ -184,11 +188,12 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	for _, class := range classes {
 		for m := class; m != 0; m &= m - 1 {
 			sq := board.FirstSquare(m)
-			u := e.b.Make(sq)
+			saved := e.b
+			e.b.Make(sq)
 			e.ply++
 			v := -e.alphaBeta(-beta, -alpha, height-1)
 			e.ply--
-			e.b.Unmake(u)
+			e.b = saved
 			if v > best {
 				best = v
 				if v > alpha {
@@ -282,7 +287,11 @@ func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
 
 // orderKey is the ordering key of move sq leading to the child (cp to move against co).
 func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height int) int32 {
-	if e.usePrev {
+	// The previous iteration searched these children two plies less deep than now: below
+	// e.ttHeight+2 it stored next to none of them, and each probe is a cache miss. Bench
+	// (16 MiB): depth 11 full width the same 20,355,863 nodes in 18-27% less time, depth 12
+	// level 4 +0.04% nodes, -12% time.
+	if e.usePrev && height >= e.ttHeight+2 {
 		if en := e.prev.probe(boundsHash(cp, co), e.gen-1); en != nil {
 			return 1<<24 - int32(boundsEstimate(en))
 		}
@@ -296,11 +305,12 @@ func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height i
 	// Far from the leaves a shallow search of the child orders better than any static score;
 	// its depth grows with the height.
 	depth := (height - e.evalOrderHeight) / 3
-	u := e.b.Make(sq)
+	saved := e.b
+	e.b.Make(sq)
 	e.ply++
 	key := -int32(e.alphaBeta(-scoreInf, scoreInf, depth))
 	e.ply--
-	e.b.Unmake(u)
+	e.b = saved
 	return key
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -48,6 +50,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 	npos := fs.Int("positions", len(benchPositions), "use the first N bench positions")
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	verbose := fs.Bool("each", false, "print every position's result")
+	file := fs.String("file", "", "search the positions of this .obf-style file (one per line; anything after the side to move is ignored) instead of the built-in set")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the searches to this file (go tool pprof)")
+	maxFile := fs.Int("n", 100, "with -file: use at most this many positions")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
 		fs.PrintDefaults()
@@ -59,7 +64,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if *depth < 1 || *depth > 30 || *npos < 1 || *npos > len(benchPositions) {
+	if *depth < 1 || *depth > 30 || *npos < 1 || *npos > len(benchPositions) || *maxFile < 1 {
 		return exitError{2, fmt.Errorf("want depth 1-30 and positions 1-%d", len(benchPositions))}
 	}
 	if *sel < 0 || *sel > search.MaxSelectivity {
@@ -90,12 +95,31 @@ func cmdBench(env *cmdEnv, args []string) error {
 		}
 	}
 	var boards []board.Board
-	for _, t := range benchPositions[:*npos] {
-		_, b, err := board.ParseTranscript(t)
+	if *file != "" {
+		// Positions with a move to play, deep enough that the search is a midgame one.
+		boards, err = readFitPositions(*file, *maxFile, *depth)
 		if err != nil {
-			return fmt.Errorf("bench position %q: %v", t, err)
+			return exitError{2, err}
 		}
-		boards = append(boards, b)
+	} else {
+		for _, t := range benchPositions[:*npos] {
+			_, b, err := board.ParseTranscript(t)
+			if err != nil {
+				return fmt.Errorf("bench position %q: %v", t, err)
+			}
+			boards = append(boards, b)
+		}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return exitError{2, err}
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread\n", len(boards), *depth, ev.name, *ttMiB)
 	var baseNodes uint64

@@ -188,6 +188,33 @@ func TestAnalyzeAndBenchCommands(t *testing.T) {
 	if a, b := sig(), sig(); a != b {
 		t.Fatalf("bench signature not reproducible: %s vs %s", a, b)
 	}
+
+	// Bench on the user's positions: the 4-empties one is skipped (no room for depth 4), the
+	// count says how many were searched, and a profile is written on request.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pos.obf")
+	text := "% comment\n" +
+		"---------------------------OX------XO--------------------------- X; anything\n" +
+		"--------------------------XXX------XO--------------------------- O\n" +
+		"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOO---- X\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.prof")
+	code, out, errOut = runCmd(t, "", "bench", "-depth", "4", "-tt", "1", "-file", file, "-cpuprofile", prof)
+	if code != 0 || !strings.Contains(out, "bench: 2 positions, depth 4") {
+		t.Fatalf("bench -file: code %d out %s err %s", code, out, errOut)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Fatalf("bench -cpuprofile wrote no profile: %v", err)
+	}
+	if err := os.WriteFile(file, []byte("XXO garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCmd(t, "", "bench", "-depth", "4", "-tt", "1", "-file", file)
+	if code != 2 || !strings.Contains(errOut, "line 1") {
+		t.Fatalf("bench -file on a bad file: code %d out %s err %s", code, out, errOut)
+	}
 }
 
 func FuzzReadOpenings(f *testing.F) {
