@@ -22,8 +22,8 @@ type Config struct {
 	NoMPC       bool // never use Multi-ProbCut, whatever Limits.Selectivity says
 	NoPVS       bool // plain alpha-beta everywhere
 	NoPrevOrder bool // do not order moves by the previous iteration's table
-	// PVSHeight and TTHeight override the heights where PVS and the tables/sorted ordering
-	// start (0: the measured defaults).
+	// PVSHeight and TTHeight override the heights where PVS and the tables start (0: the
+	// measured defaults, which for the tables depend on the selectivity).
 	PVSHeight int
 	TTHeight  int
 	// EvalOrderHeight overrides the height from which moves without a table entry are
@@ -104,10 +104,7 @@ func NewEngine(cfg Config) *Engine {
 	if cfg.NoPVS {
 		e.pvsHeight = maxPly
 	}
-	e.ttHeight = defaultTTHeight
-	if cfg.TTHeight > 0 {
-		e.ttHeight = cfg.TTHeight
-	}
+
 	e.mpc = cfg.MPC
 	if e.mpc == nil {
 		e.mpc = MPCFor(cfg.Eval)
@@ -149,6 +146,13 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	if !e.cfg.NoMPC && lim.Selectivity > 0 && e.mpc != nil {
 		e.level = min(lim.Selectivity, len(mpcLevels)-1)
 		e.mpcT = mpcLevels[e.level].t
+	}
+	e.ttHeight = defaultTTHeight
+	if e.level > 0 {
+		e.ttHeight = defaultTTHeightMPC
+	}
+	if e.cfg.TTHeight > 0 {
+		e.ttHeight = e.cfg.TTHeight
 	}
 }
 
