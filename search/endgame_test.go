@@ -329,24 +329,6 @@ func BenchmarkFFO40s(b *testing.B) {
 	benchmarkFFO(b, "40-59", 40, []int{40, 41, 42, 43, 44}, DefaultSolverOptions(64))
 }
 
-// TestFlipsMatchesBoard checks the solver's flips against board.Flips on random boards.
-func TestFlipsMatchesBoard(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for i := 0; i < 200000; i++ {
-		a, b := r.Uint64(), r.Uint64()
-		p, o := a&^b, b&^a
-		if r.IntN(2) == 0 {
-			p, o = a&b, ^(a | b)
-		}
-		sq := r.IntN(64)
-		p &^= 1 << uint(sq)
-		o &^= 1 << uint(sq)
-		if got, want := flips(p, o, sq), board.Flips(p, o, board.Square(sq)); got != want {
-			t.Fatalf("p %x o %x sq %v: flips %x, board.Flips %x", p, o, board.Square(sq), got, want)
-		}
-	}
-}
-
 // BenchmarkSolverFeatures solves FFO #21-#31 (15 to 20 empties) with every technique on, then
 // with each one off, in one invocation so that the ratios are comparable:
 //
