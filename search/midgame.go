@@ -192,10 +192,15 @@ const (
 	cSquares  = 0x4281000000008142
 )
 
+// leafClasses splits moves into the square types of the fixed order, best first.
+func leafClasses(moves uint64) [4]uint64 {
+	return [4]uint64{moves & cornerSquares, moves & leafEdges, moves & leafInner, moves & xSquares}
+}
+
 // staticOrder fills list with the moves in the fixed square-type order of the last plies.
 func staticOrder(list []orderedMove, moves uint64) int {
 	n := 0
-	for _, class := range [4]uint64{moves & cornerSquares, moves & leafEdges, moves & leafInner, moves & xSquares} {
+	for _, class := range leafClasses(moves) {
 		for m := class; m != 0 && n < len(list); m &= m - 1 {
 			list[n] = orderedMove{sq: board.FirstSquare(m)}
 			n++
@@ -212,8 +217,7 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	}
 	best := -scoreInf
 	ply := e.ply
-	classes := [4]uint64{moves & cornerSquares, moves & leafEdges, moves & leafInner, moves & xSquares}
-	for _, class := range classes {
+	for _, class := range leafClasses(moves) {
 		for m := class; m != 0; m &= m - 1 {
 			sq := board.FirstSquare(m)
 			saved := e.b
