@@ -104,7 +104,6 @@ func NewEngine(cfg Config) *Engine {
 	if cfg.NoPVS {
 		e.pvsHeight = maxPly
 	}
-
 	e.mpc = cfg.MPC
 	if e.mpc == nil {
 		e.mpc = MPCFor(cfg.Eval)
