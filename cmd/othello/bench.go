@@ -64,8 +64,11 @@ func cmdBench(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if *depth < 1 || *depth > 30 || *npos < 1 || *npos > len(benchPositions) || *maxFile < 1 {
+	if *depth < 1 || *depth > 30 || *npos < 1 || *npos > len(benchPositions) {
 		return exitError{2, fmt.Errorf("want depth 1-30 and positions 1-%d", len(benchPositions))}
+	}
+	if *maxFile < 1 {
+		return exitError{2, fmt.Errorf("-n %d: want at least 1 position", *maxFile)}
 	}
 	if *sel < 0 || *sel > search.MaxSelectivity {
 		return exitError{2, fmt.Errorf("selectivity %d: want 0-%d", *sel, search.MaxSelectivity)}
