@@ -3,6 +3,7 @@ package search
 import (
 	"math/bits"
 	"sync/atomic"
+	"time"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
@@ -74,8 +75,13 @@ type Solver struct {
 	nodes            uint64
 	nextPoll         uint64
 	stop             *atomic.Bool
-	stopped          bool
-	progress         atomic.Uint64
+	deadline         time.Time // zero: none; polled with stop
+	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its
+	// Multi-ProbCut threshold in standard deviations.
+	level    int
+	mpcT     float64
+	stopped  bool
+	progress atomic.Uint64
 	// lists[e] is the move list of the node with e empties on the current path: kept here,
 	// it is neither allocated nor cleared per node.
 	lists [61]moveList
@@ -272,7 +278,7 @@ func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 		}
 	}
 	if s.opt.Table && empties >= s.ttMin {
-		s.tt.store(p, o, empties, alpha, beta, best, bestMove)
+		s.tt.store(p, o, empties, alpha, beta, best, bestMove, s.level)
 	}
 	return best, bestMove
 }

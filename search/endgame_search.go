@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/bits"
+	"time"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
@@ -33,6 +34,16 @@ func (l *moveList) selectBest(i int) {
 		}
 	}
 	l.m[i], l.m[b] = l.m[b], l.m[i]
+}
+
+// has reports whether sq is in the list.
+func (l *moveList) has(sq int) bool {
+	for j := 0; j < l.n; j++ {
+		if int(l.m[j].sq) == sq {
+			return true
+		}
+	}
+	return false
 }
 
 // promote gives sq the best score of the list.
@@ -156,15 +167,22 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	ttMove := noMove
 	if s.opt.Table {
 		if e := s.tt.probe(p, o); e != nil {
-			lo, hi := int(e.lower), int(e.upper)
-			if lo >= beta {
-				return lo
-			}
-			if hi <= alpha || lo == hi {
-				return hi
-			}
-			alpha, beta = max(alpha, lo), min(beta, hi)
 			ttMove = int(e.move)
+			if int(e.sel) <= s.level {
+				lo, hi := int(e.lower), int(e.upper)
+				if lo >= beta {
+					return lo
+				}
+				if hi <= alpha || lo == hi {
+					return hi
+				}
+				alpha, beta = max(alpha, lo), min(beta, hi)
+			}
+		}
+	}
+	if s.level > 0 && empties >= endMPCMin && s.opt.Eval != nil {
+		if v, ok := s.probCut(p, o, alpha, beta, empties); ok {
+			return v
 		}
 	}
 	list := &s.lists[empties]
@@ -174,13 +192,10 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		// window ends the node before any search.
 		for i := 0; i < list.n; i++ {
 			m := &list.m[i]
-			if e := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); e != nil && -int(e.upper) >= beta {
+			if e := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); e != nil && int(e.sel) <= s.level && -int(e.upper) >= beta {
 				return -int(e.upper)
 			}
 		}
-	}
-	if empties >= s.sortDeep {
-		s.sortByShallowSearch(list, p, o, ttMove)
 	}
 	if list.n == 0 {
 		if board.LegalMoves(o, p) == 0 {
@@ -188,9 +203,21 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 		return -s.deep(o, p, -beta, -alpha, empties, parity)
 	}
+	// The shallow-search sort waits until the table's move has been searched: when that
+	// move refutes the node, the sort would be wasted.
+	sortAt := list.n
+	if empties >= s.sortDeep {
+		sortAt = 0
+		if ttMove != noMove && list.has(ttMove) {
+			sortAt = 1
+		}
+	}
 	best, bestMove := -inf, noMove
 	a := alpha
 	for i := 0; i < list.n; i++ {
+		if i == sortAt {
+			s.sortByShallowSearch(list, p, o, ttMove)
+		}
 		list.selectBest(i)
 		m := &list.m[i]
 		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
@@ -219,7 +246,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 	}
 	if s.opt.Table {
-		s.tt.store(p, o, empties, alpha, beta, best, bestMove)
+		s.tt.store(p, o, empties, alpha, beta, best, bestMove, s.level)
 	}
 	return best
 }
@@ -230,6 +257,20 @@ func (s *Solver) poll() {
 	if s.stop != nil && s.stop.Load() {
 		s.stopped = true
 	}
+	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		s.stopped = true
+	}
+}
+
+// window returns the exact score of p to move against o within (alpha, beta), fail-soft,
+// for a midgame search that hands the last empties of a search to the end of the game over
+// to the solver: no aspiration, no new table generation, and the node count runs on, so the
+// caller reads the nodes spent as the difference. It sets s.stopped when stopped.
+func (s *Solver) window(p, o uint64, alpha, beta int) int {
+	s.stopped = false
+	s.nextPoll = s.nodes + pollNodes
+	empties := bits.OnesCount64(^(p | o))
+	return s.search(p, o, alpha, beta, empties, s.rootParity(p, o))
 }
 
 // midOrderEmpties: from this many empties on, mid sorts the moves fastest-first; below it the

@@ -21,7 +21,8 @@ type endEntry struct {
 	move         uint8  // best or refuting move found, noMove when none
 	empties      uint8  // number of empty squares, a measure of the work behind the bounds
 	gen          uint8  // the solve that last wrote the entry
-	_            [3]uint8
+	sel          uint8  // selectivity level of the bounds: 0 exact, higher from a probable solve
+	_            [2]uint8
 }
 
 // endBucket is two entries, 48 bytes.
@@ -58,7 +59,8 @@ func (t *endTT) probe(p, o uint64) *endEntry {
 
 // store records that the search of (p, o) with the window (alpha, beta) returned score with
 // best move move.
-func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move int) {
+// level is the selectivity of the search: bounds of another level are dropped (the move stays).
+func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move, level int) {
 	b := &t.buckets[endHash(p, o)&t.mask]
 	var e *endEntry
 	switch {
@@ -80,7 +82,10 @@ func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move int) {
 		if c1 < c0 {
 			e = &b[1]
 		}
-		*e = endEntry{p: p, o: o, lower: -64, upper: 64, move: noMove}
+		*e = endEntry{p: p, o: o, lower: -64, upper: 64, move: noMove, sel: uint8(level)}
+	}
+	if int(e.sel) != level {
+		e.lower, e.upper, e.sel = -64, 64, uint8(level)
 	}
 	e.empties = uint8(empties)
 	e.gen = t.gen

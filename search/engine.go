@@ -30,6 +30,13 @@ type Config struct {
 	// ordered by a shallow search of each child rather than the cheap mobility score (0: the
 	// measured default; a height above any search's turns it off).
 	EvalOrderHeight int
+	// EndHandover overrides how many empties a search that reaches the end of the game has
+	// left when it hands the node to the exact solver (0: the measured default; negative:
+	// never, the midgame search goes on to the last move).
+	EndHandover int
+	// ProbableBand: under time control, positions up to this many empties above the exact
+	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof.
+	ProbableBand int
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
 }
@@ -56,6 +63,7 @@ type Engine struct {
 	mpcT            float64 // its confidence threshold
 	solver          *Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
+	endHandover     int         // nodes of a search to the end with this many empties go to the solver
 
 	// per-search state
 	b            board.Board
@@ -93,6 +101,10 @@ func NewEngine(cfg Config) *Engine {
 	so.Eval = cfg.Eval // deep ordering of in-game solves by the pattern evaluation
 	e.solver = NewSolverWith(so)
 	e.solver.SetStop(&e.solveStop)
+	e.endHandover = defaultEndHandover
+	if cfg.EndHandover != 0 {
+		e.endHandover = max(cfg.EndHandover, -1)
+	}
 	e.tables[0] = newBoundsTable(mib << 19)
 	e.tables[1] = newBoundsTable(mib << 19)
 	e.cur, e.prev = &e.tables[0], &e.tables[1]
@@ -140,6 +152,11 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.start = time.Now()
 	e.hasDeadline = tp.hard > 0
 	e.hardDeadline = e.start.Add(tp.hard)
+	e.solveStop.Store(false)
+	e.solver.deadline = time.Time{}
+	if e.hasDeadline {
+		e.solver.deadline = e.hardDeadline
+	}
 	e.nodeLimit = lim.Nodes
 	e.level = 0
 	if !e.cfg.NoMPC && lim.Selectivity > 0 && e.mpc != nil {
@@ -314,7 +331,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if n <= 0 || n > len(rm) {
 		n = len(rm)
 	}
-	plan := planSearch(lim, tp, empties)
+	plan := planSearchBand(lim, tp, empties, e.cfg.ProbableBand)
 	var out []MoveScore
 	report := func(depth int, exact, wld bool, sel int) {
 		out = out[:0]
@@ -354,6 +371,17 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	}
 	if (plan.solve || plan.wldOnly) && !e.stopped {
 		e.poll()
+	}
+	if plan.probable && !e.stopped {
+		for _, l := range []int{5, 3, 0} {
+			e.solver.SetSelectivity(l)
+			ok := e.solveRoot(rm, n, false)
+			e.solver.SetSelectivity(0)
+			if !ok {
+				break
+			}
+			report(empties, l == 0, false, SelectivityPercent(l))
+		}
 	}
 	if plan.wldOnly && !e.stopped && e.solveRoot(rm, n, true) {
 		report(empties, false, true, 100)

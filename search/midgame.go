@@ -68,7 +68,14 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	if e.stopped {
 		return 0
 	}
+	if height <= e.endHandover && e.b.NumEmpties() <= height {
+		// The search reaches the end of the game from here: the solver is faster.
+		return e.endNode(alpha, beta)
+	}
 	if height <= 0 {
+		if e.b.P|e.b.O == ^uint64(0) {
+			return board.DiscDiff(e.b.P, e.b.O) * e.scale // a full board: the final score
+		}
 		return e.evaluate()
 	}
 	p, o := e.b.P, e.b.O
@@ -251,7 +258,13 @@ func (e *Engine) alphaBetaFrontier(alpha, beta int, moves uint64) int {
 		sq := board.FirstSquare(m)
 		f := board.Flips(p, o, sq)
 		e.nodes++
-		v := -mobilityEval(o&^f, p|f|sq.Bit())
+		np, no := o&^f, p|f|sq.Bit()
+		var v int
+		if np|no == ^uint64(0) {
+			v = -board.DiscDiff(np, no) * e.scale
+		} else {
+			v = -mobilityEval(np, no)
+		}
 		if v > best {
 			best = v
 			if v > alpha {

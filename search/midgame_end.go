@@ -51,6 +51,38 @@ func (e *Engine) endValue(p, o uint64, alpha, beta int) (SolveResult, bool) {
 	return r, true
 }
 
+// defaultEndHandover: a midgame search that reaches the end of the game (an iteration as deep
+// as the empties, a probable solve under Multi-ProbCut) hands its nodes with this many empties
+// or fewer to the exact solver.
+const defaultEndHandover = 12
+
+// endNode is the exact value of e.b within (alpha, beta) in evaluation units, fail-soft, from
+// the solver. The window is widened to whole discs, so a bound the solver returns stays a
+// bound of the caller's window.
+func (e *Engine) endNode(alpha, beta int) int {
+	sc := e.scale
+	lo := min(max(floorDiv(alpha, sc), -65), 64)
+	hi := max(min(-floorDiv(-beta, sc), 65), lo+1)
+	s := e.solver
+	n0 := s.nodes
+	v := s.window(e.b.P, e.b.O, lo, hi)
+	e.nodes += s.nodes - n0
+	if s.stopped {
+		e.stopped = true
+		return 0
+	}
+	return v * sc
+}
+
+// floorDiv is a/b rounded down, for b > 0.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
 // solveRoot solves the root exactly (wld false) or for win/loss/draw only and on success
 // puts the result in rm (values in scaled discs), best first, reporting true. With n == 1 one
 // solve of the root gives the best move; with more, each move is solved with a window that

@@ -55,6 +55,7 @@ type searchPlan struct {
 	solve    bool // solve exactly after the midgame iterations
 	wldFirst bool // prove win/loss/draw before the exact solve
 	wldOnly  bool // after the midgame iterations, prove win/loss/draw and stop there
+	probable bool // after the midgame iterations, probable solves of rising confidence
 }
 
 // wldBand is how many empties above its exact solve a depth-limited search (a GUI level, no
@@ -105,6 +106,10 @@ func exactEmptiesForDepth(depth int) int {
 }
 
 func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
+	return planSearchBand(lim, tp, empties, 0)
+}
+
+func planSearchBand(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 	var p searchPlan
 	exactAt, wldAt := 60, 0
 	switch {
@@ -124,7 +129,9 @@ func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
 	if lim.ExactEmpties > 0 {
 		exactAt, wldAt = lim.ExactEmpties, 0
 	}
-	p.maxDepth = empties - 1
+	// An iteration as deep as the empties searches to the end of the game: exact without
+	// selectivity, a probable solve with it, its last empties solved exactly (endNode).
+	p.maxDepth = empties
 	if lim.Depth > 0 {
 		p.maxDepth = min(p.maxDepth, lim.Depth)
 	} else if tp.hard == 0 && lim.Nodes == 0 {
@@ -137,6 +144,11 @@ func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
 			// orders its root moves and stands in if it does not finish.
 			p.maxDepth = min(p.maxDepth, max(2, min(10, empties-12)))
 		}
+	}
+	if probBand > 0 && tp.hard > 0 && empties > exactAt && empties <= exactAt+probBand && lim.ExactEmpties == 0 {
+		p.wldOnly = false
+		p.probable = true
+		p.maxDepth = min(p.maxDepth, max(2, min(10, empties-12)))
 	}
 	if empties <= exactAt {
 		p.solve = true

@@ -80,6 +80,18 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {
 				err = fmt.Errorf("want 1-4096")
 			}
+		case "handover":
+			// Measurement: empties at which a search to the end hands over to the solver.
+			sp.cfg.EndHandover, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.EndHandover < -1 || sp.cfg.EndHandover > 30) {
+				err = fmt.Errorf("want -1 (never) to 30")
+			}
+		case "probable":
+			// Measurement: empties above the exact solve given probable solves.
+			sp.cfg.ProbableBand, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.ProbableBand < 0 || sp.cfg.ProbableBand > 20) {
+				err = fmt.Errorf("want 0-20")
+			}
 		case "mpc", "pvs", "prev":
 			var on bool
 			switch v {
@@ -98,7 +110,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPrevOrder = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, probable, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

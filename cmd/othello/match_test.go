@@ -85,6 +85,8 @@ func TestMatchErrors(t *testing.T) {
 		{"match", "-b", "colour=blue"},
 		{"match", "-a", "sel=9"},
 		{"match", "-a", "end=0"},
+		{"match", "-a", "handover=31"},
+		{"match", "-b", "probable=-1"},
 		{"match", "-openings", "testdata/does-not-exist.txt"},
 		{"match", "-concurrency", "0"},
 	} {
@@ -240,6 +242,7 @@ func FuzzReadOpenings(f *testing.F) {
 func FuzzParseEngineSpec(f *testing.F) {
 	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
 	f.Add("depth=,=,,")
+	f.Add("time=25ms,sel=5,handover=-1,probable=4")
 	f.Fuzz(func(t *testing.T, text string) {
 		parseEngineSpec(text)
 	})

@@ -32,6 +32,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	noStab := fs.Bool("no-stability", false, "measurement: no stability cutoffs")
 	noParity := fs.Bool("no-parity", false, "measurement: no parity in the move order")
 	noLast4 := fs.Bool("no-last4", false, "measurement: the generic search down to the last empty square")
+	sel := fs.Int("sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. Options:\n")
@@ -79,6 +80,12 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
+	if *sel < 0 || *sel > search.MaxSelectivity {
+		return exitError{2, fmt.Errorf("--sel %d: want 0 to %d", *sel, search.MaxSelectivity)}
+	}
+	if *sel > 0 && ev.ev == nil {
+		return exitError{2, fmt.Errorf("--sel needs the pattern evaluation (--eval default or a weights file)")}
+	}
 	opt := search.DefaultSolverOptions(*hashMiB)
 	opt.Eval = ev.ev
 	opt.Table = opt.Table && !*noTable
@@ -95,6 +102,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *wld {
 		mode = "win/loss/draw"
 	}
+	if *sel > 0 {
+		mode = fmt.Sprintf("probable (%d%% cuts) %s", search.SelectivityPercent(*sel), mode)
+	}
 	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s), table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *hashMiB, ev.name)
 	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "cpu s", "PV")
 
@@ -110,6 +120,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		go func() {
 			defer wg.Done()
 			s := search.NewSolverWith(opt)
+			s.SetSelectivity(*sel)
 			for i := range jobs {
 				pr := &problems[selected[i]]
 				done := make(chan struct{})
@@ -164,6 +175,10 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	wg.Wait()
 	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
 		len(selected), totalNodes, totalTime.Seconds(), float64(totalNodes)/totalTime.Seconds()/1e6, totalCPU.Seconds(), wrong)
+	if wrong > 0 && *sel > 0 {
+		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", wrong)
+		return nil
+	}
 	if wrong > 0 {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
 	}

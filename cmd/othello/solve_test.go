@@ -45,6 +45,19 @@ func TestSolveCommand(t *testing.T) {
 	}
 }
 
+func TestSolveCommandProbable(t *testing.T) {
+	code, out, errs := runSolve(t, ffo1, "--sel", "5", "--hash", "8")
+	if code != 0 || !strings.Contains(out, "probable (73% cuts) exact") || !strings.Contains(out, "total: 1 positions") {
+		t.Fatalf("--sel 5: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs = runSolve(t, ffo1, "--sel", "9"); code != 2 || !strings.Contains(errs, "--sel 9") {
+		t.Fatalf("--sel 9: exit %d, %s", code, errs)
+	}
+	if code, _, errs = runSolve(t, ffo1, "--sel", "3", "--eval", "mobility"); code != 2 || !strings.Contains(errs, "pattern evaluation") {
+		t.Fatalf("--sel with the mobility evaluation: exit %d, %s", code, errs)
+	}
+}
+
 func TestSolveCommandThreads(t *testing.T) {
 	text := ffo1 + "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0;\n"
 	code, out, errs := runSolve(t, text, "--threads", "2", "--hash", "8")
