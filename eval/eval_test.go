@@ -398,3 +398,40 @@ func BenchmarkEvalMobility(b *testing.B) {
 	}
 	benchEval(b, e)
 }
+
+// TestEmptiesBias: the correction of EmptiesBiasSection is added by number of empties, goes
+// through the file format (at another scale too), and a section of the wrong size is refused.
+func TestEmptiesBias(t *testing.T) {
+	f := randomFile(t, 6)
+	var bias [61]float64
+	for k := range bias {
+		bias[k] = float64(k%7-3) * 0.75
+	}
+	if err := f.SetSection(EmptiesBiasSection, EncodeEmptiesBias(bias)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bias.gtw")
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.EmptiesBias(); got != bias {
+		t.Fatalf("EmptiesBias %v, want %v", got, bias)
+	}
+	for _, b := range randomPositions(20, 7) {
+		want := reference(f, &b) + int(math.Round(bias[b.NumEmpties()]*Scale))
+		want = max(-MaxScore, min(MaxScore, want))
+		if got := e.Eval(&b); got != want {
+			t.Fatalf("%s: Eval %d, want %d", b.OBF(), got, want)
+		}
+	}
+	if err := f.SetSection(EmptiesBiasSection, []byte{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromFile("short", f); err == nil || !strings.Contains(err.Error(), "empties bias") {
+		t.Fatalf("short empties bias section: %v", err)
+	}
+}

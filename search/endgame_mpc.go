@@ -24,21 +24,29 @@ type endMPCPair struct {
 	a, b, sd float64
 }
 
-// endMPCFit holds the regressions by empties: from the exact scores of 1,000 positions of
-// real games (200 each at 12, 14, 16, 18 and 20 empties, from games of this engine against
-// NTest) against the shallow search values of the embedded weights. Odd numbers of empties
-// use the even one below, 21+ the fit at 20.
-var endMPCFit = map[int]endMPCPair{
-	12: {4, 0.80, -1.6, 6.97},
-	14: {4, 0.72, -1.4, 7.93},
-	16: {4, 0.68, -1.6, 7.02},
-	18: {6, 0.88, -1.4, 5.03},
-	20: {6, 0.96, -1.1, 4.35},
+// endMPCFit holds the regressions by empties: from the exact scores of 1,800 positions of
+// real games (200 at each number of empties from 12 to 20, from games of this engine against
+// NTest) against the shallow search values of the embedded weights. The intercepts alternate
+// with the parity of the empties (the evaluation rates the side to move 1-2.5 discs too high
+// when the opponent will have the last move, too low when it will have it), so more empties
+// than 20 use the fit at 19 or 20, whichever has the same parity.
+var endMPCFit = [...]endMPCPair{
+	12: {2, 0.68, -1.2, 7.71},
+	13: {2, 0.65, +1.2, 8.20},
+	14: {2, 0.42, -1.4, 8.85},
+	15: {2, 0.50, +2.2, 8.04},
+	16: {2, 0.52, -1.3, 7.26},
+	17: {2, 0.65, +2.1, 6.51},
+	18: {4, 0.82, -1.1, 5.09},
+	19: {4, 0.80, +1.6, 4.96},
+	20: {4, 0.86, -1.6, 4.89},
 }
 
 func endMPCFor(empties int) endMPCPair {
-	e := min(empties&^1, 20)
-	return endMPCFit[e]
+	if empties > 20 {
+		empties = 20 - empties&1
+	}
+	return endMPCFit[empties]
 }
 
 // SetSelectivity sets the selectivity of the next solves: level 0 is exact, levels 1 to

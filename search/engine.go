@@ -35,7 +35,8 @@ type Config struct {
 	// never, the midgame search goes on to the last move).
 	EndHandover int
 	// ProbableBand: under time control, positions up to this many empties above the exact
-	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof.
+	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof
+	// (0: defaultProbableBand; negative: none, the proof as before).
 	ProbableBand int
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
@@ -331,7 +332,14 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if n <= 0 || n > len(rm) {
 		n = len(rm)
 	}
-	plan := planSearchBand(lim, tp, empties, e.cfg.ProbableBand)
+	band := defaultProbableBand
+	if e.cfg.ProbableBand != 0 {
+		band = max(e.cfg.ProbableBand, 0)
+	}
+	if e.ev == nil {
+		band = 0 // probable solves predict from the pattern evaluation
+	}
+	plan := planSearchBand(lim, tp, empties, band)
 	var out []MoveScore
 	report := func(depth int, exact, wld bool, sel int) {
 		out = out[:0]

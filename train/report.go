@@ -127,3 +127,24 @@ func Plot(log []EpochStats, path string) error {
 }
 
 var colorRed = color.RGBA{R: 200, A: 255}
+
+// EmptiesBias measures, for each number of empties, the mean of label minus evaluation over
+// every position (with a move to play) of games, and how many positions each mean rests on:
+// the correction eval.EmptiesBiasSection stores.
+func EmptiesBias(e *eval.Evaluator, games []Game) (bias [61]float64, n [61]int) {
+	var sum [61]float64
+	for i := range games {
+		g := &games[i]
+		Replay(g.Moves, func(b *board.Board) {
+			k := b.NumEmpties()
+			sum[k] += float64(Label(g, b)) - float64(e.Eval(b))/eval.Scale
+			n[k]++
+		})
+	}
+	for k := range bias {
+		if n[k] > 0 {
+			bias[k] = sum[k] / float64(n[k])
+		}
+	}
+	return bias, n
+}

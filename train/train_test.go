@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/weights"
 )
 
 func readFixture(t testing.TB, name string) []byte {
@@ -490,6 +492,47 @@ func TestRelabelCache(t *testing.T) {
 			if before[i].ExactDepth != c.games[i].ExactDepth || before[i].Exact != c.games[i].Exact {
 				t.Fatalf("%s: game %d changed", name, i)
 			}
+		}
+	}
+}
+
+// TestEmptiesBias: with the measured correction stored in the weights, the evaluation's mean
+// error at every number of empties on the same games is zero up to the fixed-point rounding
+// and the clamp of extreme values.
+func TestEmptiesBias(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := weights.Decode(weights.EmbeddedName, weights.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.FromFile("embedded", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bias, n := EmptiesBias(e, games)
+	total := e.EmptiesBias()
+	moved := 0.0
+	for k := range bias {
+		total[k] += bias[k]
+		moved = max(moved, math.Abs(bias[k]))
+	}
+	if n[30] != len(games) || moved < 0.5 {
+		t.Fatalf("%d positions at 30 empties of %d games, largest correction %.2f", n[30], len(games), moved)
+	}
+	if err := f.SetSection(eval.EmptiesBiasSection, eval.EncodeEmptiesBias(total)); err != nil {
+		t.Fatal(err)
+	}
+	e2, err := eval.FromFile("corrected", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := EmptiesBias(e2, games)
+	for k, x := range after {
+		if n[k] > 0 && math.Abs(x) > 0.05 { // rounding, and the clamp at 64 discs
+			t.Errorf("%d empties: mean error %.4f after the correction (%.3f before)", k, x, bias[k])
 		}
 	}
 }

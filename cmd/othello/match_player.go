@@ -87,10 +87,15 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				err = fmt.Errorf("want -1 (never) to 30")
 			}
 		case "probable":
-			// Measurement: empties above the exact solve given probable solves.
-			sp.cfg.ProbableBand, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.ProbableBand < 0 || sp.cfg.ProbableBand > 20) {
+			// Measurement: empties above the exact solve given probable solves (0: none).
+			var band int
+			band, err = strconv.Atoi(v)
+			if err == nil && (band < 0 || band > 20) {
 				err = fmt.Errorf("want 0-20")
+			}
+			sp.cfg.ProbableBand = band
+			if band == 0 {
+				sp.cfg.ProbableBand = -1
 			}
 		case "mpc", "pvs", "prev":
 			var on bool

@@ -14,6 +14,7 @@ import (
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/train"
+	"github.com/othellogo/othello/weights"
 	"github.com/rs/zerolog"
 	"github.com/schollz/progressbar/v3"
 )
@@ -38,6 +39,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving")
 	positions := fs.String("positions", "", "comma-separated files of labelled positions (othello label) to train on along with the games")
 	posWeight := fs.Int("positions-weight", 1, "count each labelled position this many times")
+	empBias := fs.Bool("empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
 	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 35 ns more per call)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
@@ -171,6 +173,15 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *empBias {
+		bias, _ := train.EmptiesBias(e, games)
+		if err := file.SetSection(eval.EmptiesBiasSection, eval.EncodeEmptiesBias(bias)); err != nil {
+			return err
+		}
+		if e, err = eval.FromFile(*out, file); err != nil {
+			return err
+		}
+	}
 	var summary bytes.Buffer
 	shown := cfg
 	shown.Positions = nil
@@ -268,6 +279,46 @@ func loadWeightsFile(path string) (*eval.Evaluator, error) {
 	return eval.Load(path)
 }
 
+// writeEmptiesBias adds to the weights of path (the embedded ones when empty) the correction
+// by number of empties that zeroes the mean error of e on games, on top of any correction
+// the weights have, and writes them to out.
+func writeEmptiesBias(env *cmdEnv, path string, e *eval.Evaluator, games []train.Game, out string) error {
+	var f *weights.File
+	var err error
+	if path == "" {
+		f, err = weights.Decode(weights.EmbeddedName, weights.Embedded())
+	} else {
+		f, err = weights.ReadFile(path)
+	}
+	if err != nil {
+		return err
+	}
+	bias, n := train.EmptiesBias(e, games)
+	total := e.EmptiesBias()
+	fmt.Fprintf(env.stdout, "correction by empties (discs; positions):")
+	for k := 60; k >= 0; k-- {
+		if n[k] > 0 {
+			total[k] += bias[k]
+		}
+		if k%6 == 0 {
+			fmt.Fprintln(env.stdout)
+		}
+		fmt.Fprintf(env.stdout, " %2d:%+.2f (%d)", k, total[k], n[k])
+	}
+	fmt.Fprintln(env.stdout)
+	if err := f.SetSection(eval.EmptiesBiasSection, eval.EncodeEmptiesBias(total)); err != nil {
+		return err
+	}
+	if _, err := eval.FromFile(out, f); err != nil {
+		return err
+	}
+	if err := f.WriteFile(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "wrote %s\n", out)
+	return nil
+}
+
 func cmdEval(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "eval")
 	weightsPath := fs.String("weights", "", "weight file (default: the embedded weights)")
@@ -276,6 +327,7 @@ func cmdEval(env *cmdEnv, args []string) error {
 	games := fs.String("games", "", "instead, measure the evaluation's error on the games of these comma-separated files or directories")
 	info := fs.Bool("info", false, "print the training summary stored in the weight file and stop")
 	exact := fs.Int("exact", 12, "with -games: label the positions with at most this many empties by exact solves, as train does (0: off)")
+	fitBias := fs.String("fit-bias", "", "with -games: write the weights to this file with the correction by number of empties (section "+eval.EmptiesBiasSection+") that makes their mean error on the games zero")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello eval [options]\n\nPrints the static evaluation of a position (the start position by default), or with\n-games the evaluation's error per stage against the games' labels. Options:\n")
 		fs.PrintDefaults()
@@ -313,7 +365,13 @@ func cmdEval(env *cmdEnv, args []string) error {
 		}
 		rep := train.Evaluate(e, g)
 		rep.Write(env.stdout)
+		if *fitBias != "" {
+			return writeEmptiesBias(env, *weightsPath, e, g, *fitBias)
+		}
 		return nil
+	}
+	if *fitBias != "" {
+		return exitError{2, fmt.Errorf("-fit-bias needs -games")}
 	}
 	b := board.Start()
 	if *position != "" {

@@ -17,7 +17,7 @@ func TestTrainAndEvalCommands(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "tiny.gtw")
 	games := filepath.Join("..", "..", "train", "testdata", "wth_2023_200.wtb")
-	code, stdout, stderr := runCmd(t, "", "-q", "train", "-o", out, "-epochs", "3", "-exact", "6",
+	code, stdout, stderr := runCmd(t, "", "-q", "train", "-o", out, "-epochs", "3", "-exact", "6", "-empties-bias",
 		"-validation", games, filepath.Join("..", "..", "train", "testdata", "playok_60.wtb"), filepath.Join("..", "..", "train", "testdata", "selfplay_30.txt"))
 	if code != 0 {
 		t.Fatalf("train: code %d\nstdout %s\nstderr %s", code, stdout, stderr)
@@ -41,6 +41,24 @@ func TestTrainAndEvalCommands(t *testing.T) {
 	code, stdout, _ = runCmd(t, "", "eval", "-games", games)
 	if code != 0 || !strings.Contains(stdout, "all ") {
 		t.Errorf("eval -games: code %d\n%s", code, stdout)
+	}
+	// The trained file carries the correction by empties; -fit-bias adds one to a file.
+	if e, err := eval.Load(out); err != nil {
+		t.Fatal(err)
+	} else if b := e.EmptiesBias(); b == ([61]float64{}) {
+		t.Error("trained weights without the correction by empties")
+	}
+	fitted := filepath.Join(dir, "fitted.gtw")
+	code, stdout, _ = runCmd(t, "", "eval", "-games", games, "-exact", "0", "-fit-bias", fitted)
+	if code != 0 || !strings.Contains(stdout, "wrote "+fitted) {
+		t.Errorf("eval -fit-bias: code %d\n%s", code, stdout)
+	} else if e, err := eval.Load(fitted); err != nil {
+		t.Error(err)
+	} else if b := e.EmptiesBias(); b == ([61]float64{}) || b[20] == 0 {
+		t.Errorf("fitted correction %v", b)
+	}
+	if code, _, stderr = runCmd(t, "", "eval", "-fit-bias", fitted); code != 2 || !strings.Contains(stderr, "-games") {
+		t.Errorf("-fit-bias without -games: code %d, %s", code, stderr)
 	}
 	code, _, stderr = runCmd(t, "", "eval", "-weights", filepath.Join(dir, "absent.gtw"))
 	if code == 0 || !strings.Contains(stderr, "absent.gtw") {
