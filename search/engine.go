@@ -381,6 +381,8 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		e.poll()
 	}
 	if plan.probable && !e.stopped {
+		// Like the midgame iterations, no new solve starts after the soft limit: the next,
+		// more exact one would most likely run into the hard limit and be thrown away.
 		for _, l := range []int{5, 3, 0} {
 			e.solver.SetSelectivity(l)
 			ok := e.solveRoot(rm, n, false)
@@ -389,6 +391,9 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 				break
 			}
 			report(empties, l == 0, false, SelectivityPercent(l))
+			if tp.soft > 0 && time.Since(e.start) > tp.soft {
+				break
+			}
 		}
 	}
 	if plan.wldOnly && !e.stopped && e.solveRoot(rm, n, true) {
