@@ -74,8 +74,11 @@ type Solver struct {
 	wMob, wPot, wPar int32
 	nodes            uint64
 	nextPoll         uint64
-	stop             *atomic.Bool
-	deadline         time.Time // zero: none; polled with stop
+	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
+	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
+	evalNodes, nextEvalPoll uint64
+	stop                    *atomic.Bool
+	deadline                time.Time // zero: none; polled with stop
 	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its
 	// Multi-ProbCut threshold in standard deviations.
 	level    int

@@ -63,6 +63,15 @@ func (s *Solver) SetSelectivity(level int) {
 
 // probCut tries the cut at a node of a probable solve.
 func (s *Solver) probCut(p, o uint64, alpha, beta, empties int) (int, bool) {
+	if s.evalNodes >= s.nextEvalPoll {
+		// The shallow searches can outweigh the counted nodes many times over: without this
+		// poll a stop could wait for seconds on a slow machine.
+		s.nextEvalPoll = s.evalNodes + pollNodes
+		s.poll()
+		if s.stopped {
+			return 0, true
+		}
+	}
 	pr := endMPCFor(empties)
 	margin := s.mpcT * pr.sd
 	b := board.FromColors(p, o, true)

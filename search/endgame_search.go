@@ -444,6 +444,7 @@ func (s *Solver) sortByEval(l *moveList, p, o uint64, ttMove int) {
 
 // shallowEval is a fixed-depth alpha-beta over the pattern evaluation.
 func (s *Solver) shallowEval(b *board.Board, alpha, beta, depth int) int {
+	s.evalNodes++
 	if depth <= 0 {
 		return s.opt.Eval.Eval(b)
 	}
