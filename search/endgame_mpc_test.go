@@ -81,10 +81,9 @@ func TestProbableSolves(t *testing.T) {
 	opt.Eval = ev
 	s := NewSolverWith(opt)
 	exact := NewSolver(16)
+	// All 12 even in -short: with 6 the check of the exact solve after a probable one did not
+	// catch probable bounds leaking into it (tried by removing the level test of the probe).
 	positions := testdataPositions(t, "probable18.obf")
-	if testing.Short() {
-		positions = positions[:6]
-	}
 	var exactNodes, probNodes uint64
 	errSum := 0
 	for _, b := range positions {
