@@ -38,6 +38,9 @@ type Config struct {
 	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof
 	// (0: defaultProbableBand; negative: none, the proof as before).
 	ProbableBand int
+	// NoSolveBudget: under a game clock, a solving move gets the same hard limit as any other
+	// (a third of the usable clock at most) instead of half (measurement).
+	NoSolveBudget bool
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
 }
@@ -339,7 +342,15 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if e.ev == nil {
 		band = 0 // probable solves predict from the pattern evaluation
 	}
+	if e.cfg.NoSolveBudget {
+		tp.solve = 0
+	}
 	plan := planSearchBand(lim, tp, empties, band)
+	if (plan.solve || plan.wldOnly || plan.probable) && tp.solve > tp.hard {
+		// A solving move may take the larger share of the clock (timePlan.solve).
+		e.hardDeadline = e.start.Add(tp.solve)
+		e.solver.deadline = e.hardDeadline
+	}
 	var out []MoveScore
 	report := func(depth int, exact, wld bool, sel int) {
 		out = out[:0]

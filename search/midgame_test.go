@@ -278,7 +278,21 @@ func TestTimePlanKeepsClock(t *testing.T) {
 					t.Fatalf("clock %v inc %v: ran out at %d empties", clock, inc, empties)
 				}
 			}
+			// Even if every move were a solving move and took its whole solve limit.
+			left = clock
+			for empties := 60; empties > 0; empties -= 2 {
+				tp := planTime(Limits{Remaining: left, Increment: inc}, empties)
+				if tp.solve < tp.hard || tp.solve >= left {
+					t.Fatalf("clock %v left %v empties %d: solve limit in %+v", clock, left, empties, tp)
+				}
+				if left += inc - tp.solve; left <= 0 {
+					t.Fatalf("clock %v inc %v: solving moves ran out at %d empties", clock, inc, empties)
+				}
+			}
 		}
+	}
+	if tp := planTime(Limits{Remaining: time.Minute, MoveTime: 100 * time.Millisecond}, 20); tp.solve > tp.hard {
+		t.Fatalf("a time per move must cap solving moves too: %+v", tp)
 	}
 	tp := planTime(Limits{MoveTime: time.Second}, 40)
 	if tp.hard > time.Second || tp.hard < 900*time.Millisecond || tp.soft >= tp.hard {

@@ -9,7 +9,14 @@ import "time"
 
 type timePlan struct {
 	soft, hard time.Duration // 0: none
+	// solve, under a game clock, is the hard limit of a move that solves the endgame (exactly,
+	// for win/loss/draw or probably): such a solve makes the rest of the game nearly free, so it
+	// may take half of what is left rather than a third of it for a few moves (0: hard).
+	solve time.Duration
 }
+
+// solveShare is the part of the usable clock a solving move may take.
+const solveShare = 2
 
 // clockReserve is kept back from the game clock for the GUI's and the process's latency.
 func clockReserve(remaining time.Duration) time.Duration {
@@ -39,13 +46,19 @@ func planTime(lim Limits, empties int) timePlan {
 			target = hard
 		}
 		soft := target * 2 / 3
+		solve := max(usable/solveShare, hard)
+		if tp.hard > 0 {
+			solve = min(solve, tp.hard) // a time per move caps every move
+		}
 		if tp.hard == 0 || hard < tp.hard {
 			tp.hard, tp.soft = hard, soft
 		}
+		tp.solve = solve
 	}
 	if tp.hard > 0 && tp.hard < time.Millisecond {
 		tp.hard = time.Millisecond
 	}
+	tp.solve = max(tp.solve, tp.hard)
 	return tp
 }
 
@@ -122,7 +135,7 @@ func planSearchBand(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 	exactAt, wldAt := 60, 0
 	switch {
 	case tp.hard > 0:
-		exactAt = exactEmptiesForTime(tp.hard)
+		exactAt = exactEmptiesForTime(max(tp.hard, tp.solve))
 		wldAt = exactAt + wldBandTime
 		if lim.Depth > 0 {
 			exactAt = min(exactAt, exactEmptiesForDepth(lim.Depth))

@@ -97,6 +97,15 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
+		case "solvebudget":
+			// Measurement: off gives a solving move no more than any other move's share.
+			switch v {
+			case "on":
+			case "off":
+				sp.cfg.NoSolveBudget = true
+			default:
+				err = fmt.Errorf("want on or off")
+			}
 		case "mpc", "pvs", "prev":
 			var on bool
 			switch v {
@@ -115,7 +124,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPrevOrder = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, probable, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, probable, solvebudget, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)
