@@ -221,10 +221,23 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 	// cheap to prove, and its fail-soft bound is a good first guess of the score.
 	guess := min(max(0, alpha+1), beta-1)
 	lo, hi := max(alpha, guess-1), min(beta, guess+1)
+	failedLow, failedHigh := false, false
 	for {
 		v, m := s.rootSearch(p, o, lo, hi, empties)
 		if s.stopped || (v > lo && v < hi) || v <= alpha || v >= beta {
 			return v, m
+		}
+		// A probable solve's cuts depend on the window, so its bounds need not agree: once the
+		// windows have failed on both sides the caller's whole window settles it (an exact
+		// solve never gets here). The stop is polled here too, as a root whose children all
+		// answer from the table counts few nodes.
+		failedLow, failedHigh = failedLow || v <= lo, failedHigh || v >= hi
+		if s.poll(); s.stopped {
+			return 0, noMove
+		}
+		if failedLow && failedHigh {
+			lo, hi = alpha, beta
+			continue
 		}
 		// v failed one side of the narrow window but lies inside the caller's: move towards it.
 		if v <= lo {

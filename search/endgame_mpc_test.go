@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -146,5 +147,34 @@ func TestTimeControlProbableSolves(t *testing.T) {
 	}
 	if probable == 0 {
 		t.Errorf("no probable solve finished in 8 positions at 16 empties with 40 ms each")
+	}
+}
+
+// TestProbableAspirationSettles: a probable solve's bounds depend on the window, and on this
+// position (from a game against NTest) the root's aspiration windows used to fail low and high
+// in turn for ever; the solve must finish on its own. A watchdog stops it after 20 s so that a
+// regression fails instead of hanging.
+func TestProbableAspirationSettles(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := DefaultSolverOptions(16)
+	opt.Eval = ev
+	s := NewSolverWith(opt)
+	var stop atomic.Bool
+	s.SetStop(&stop)
+	timer := time.AfterFunc(20*time.Second, func() { stop.Store(true) })
+	defer timer.Stop()
+	b, _, err := board.ParseOBF("O-OO-X---OOOOO--XXOXOOX-OXXOXOX-OXOOOOX-XOOXOOOO-OOXXO---XXX-OO- X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []int{5, 4, 3} {
+		s.ClearTable()
+		s.SetSelectivity(level)
+		if r := s.Solve(b.P, b.O, -64, 64); r.Interrupted || !b.IsLegal(r.Move) {
+			t.Fatalf("level %d: %+v", level, r)
+		}
 	}
 }
