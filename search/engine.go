@@ -345,7 +345,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if e.cfg.NoSolveBudget {
 		tp.solve = 0
 	}
-	plan := planSearchBand(lim, tp, empties, band)
+	plan := planSearch(lim, tp, empties, band)
 	if (plan.solve || plan.wldOnly || plan.probable) && tp.solve > tp.hard {
 		// A solving move may take the larger share of the clock (timePlan.solve).
 		e.hardDeadline = e.start.Add(tp.solve)

@@ -375,10 +375,10 @@ func TestPatternSearchEqualsMinimax(t *testing.T) {
 // TestExactEmptiesLimit checks Limits.ExactEmpties: a depth-2 search, which alone would not
 // solve 12 empties, solves them exactly when told to, and the plan follows the field.
 func TestExactEmptiesLimit(t *testing.T) {
-	if p := planSearch(Limits{Depth: 2}, timePlan{}, 12); p.solve {
+	if p := planSearch(Limits{Depth: 2}, timePlan{}, 12, 0); p.solve {
 		t.Fatalf("depth 2 at 12 empties plans a solve without ExactEmpties: %+v", p)
 	}
-	if p := planSearch(Limits{Depth: 8, ExactEmpties: 10}, timePlan{}, 12); p.solve {
+	if p := planSearch(Limits{Depth: 8, ExactEmpties: 10}, timePlan{}, 12, 0); p.solve {
 		t.Fatalf("ExactEmpties 10 at 12 empties plans a solve: %+v", p)
 	}
 	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
@@ -394,15 +394,30 @@ func TestExactEmptiesLimit(t *testing.T) {
 // TestDepthLevelProvesWLD checks the win/loss/draw band of depth-limited searches: two empties
 // past its exact solve, a level proves the result and plays a move that keeps it.
 func TestDepthLevelProvesWLD(t *testing.T) {
-	if p := planSearch(Limits{Depth: 8}, timePlan{}, 18); !p.wldOnly || p.solve {
+	if p := planSearch(Limits{Depth: 8}, timePlan{}, 18, 0); !p.wldOnly || p.solve {
 		t.Fatalf("depth 8 at 18 empties: plan %+v, want win/loss/draw only", p)
 	}
 	// Under time control the band is wider: 25 ms a move solves exactly from 14 empties and
 	// proves win/loss/draw from 18, after a shallow midgame search.
-	if p := planSearch(Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 18); !p.wldOnly || p.solve || p.maxDepth > 6 {
+	if p := planSearch(Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 18, 0); !p.wldOnly || p.solve || p.maxDepth > 6 {
 		t.Fatalf("25 ms at 18 empties: plan %+v, want win/loss/draw only after depth 6 at most", p)
 	}
-	if p := planSearch(Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 18); !p.wldOnly {
+	// With the probable band the same positions get probable solves instead, and only they.
+	lim25, tp25 := Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}
+	for empties, want := range map[int]bool{14: false, 15: true, 18: true, 19: false} {
+		p := planSearch(lim25, tp25, empties, defaultProbableBand)
+		if p.probable != want || p.wldOnly || p.solve != (empties <= 14) {
+			t.Fatalf("25 ms at %d empties with the probable band: plan %+v", empties, p)
+		}
+	}
+	if p := planSearch(Limits{MoveTime: 25 * time.Millisecond, ExactEmpties: 14}, tp25, 16, defaultProbableBand); p.probable {
+		t.Fatalf("an explicit exact-solve point has no probable band: %+v", p)
+	}
+	// Under a clock a solving move may use the larger solve budget, so it solves deeper.
+	if p := planSearch(Limits{Remaining: 10 * time.Second}, timePlan{hard: 40 * time.Millisecond, solve: 3 * time.Second}, 20, 0); !p.solve {
+		t.Fatalf("3 s solve budget at 20 empties: plan %+v, want an exact solve", p)
+	}
+	if p := planSearch(Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 18, 0); !p.wldOnly {
 		t.Fatalf("depth 8 and 1 s at 18 empties: plan %+v, want win/loss/draw only", p)
 	}
 	for _, c := range []struct {
@@ -417,7 +432,7 @@ func TestDepthLevelProvesWLD(t *testing.T) {
 		{Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 19},
 		{Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond}, 14},
 	} {
-		if p := planSearch(c.lim, c.tp, c.empties); p.wldOnly {
+		if p := planSearch(c.lim, c.tp, c.empties, 0); p.wldOnly {
 			t.Errorf("%+v at %d empties: plan %+v, want no win/loss/draw-only solve", c.lim, c.empties, p)
 		}
 	}

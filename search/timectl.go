@@ -126,11 +126,9 @@ func exactEmptiesForDepth(depth int) int {
 	return min(2*depth, maxLevelSolve)
 }
 
-func planSearch(lim Limits, tp timePlan, empties int) searchPlan {
-	return planSearchBand(lim, tp, empties, 0)
-}
-
-func planSearchBand(lim Limits, tp timePlan, empties, probBand int) searchPlan {
+// planSearch plans the search of a position with empties empty squares; under time control
+// the probBand empties above the exact solve get probable solves (0: none).
+func planSearch(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 	var p searchPlan
 	exactAt, wldAt := 60, 0
 	switch {
