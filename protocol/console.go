@@ -491,6 +491,9 @@ func depthWords(in search.Info) string {
 	case in.WLD:
 		return "win/loss/draw"
 	}
+	if in.Selectivity > 0 && in.Selectivity < 100 {
+		return fmt.Sprintf("depth %d@%d%%", in.Depth, in.Selectivity)
+	}
 	return fmt.Sprintf("depth %d", in.Depth)
 }
 

@@ -200,13 +200,16 @@ func pvWords(pv []board.Square) string {
 }
 
 // depthString is the depth as NBoard shows it: "100%" for an exact endgame solve, "100%W"
-// for a win/loss/draw proof, else the midgame depth.
+// for a win/loss/draw proof, else the depth, with the confidence of its cuts when selective
+// ("16@73%", Edax's form; the protocol allows anything after the leading integer).
 func depthString(in search.Info) string {
 	switch {
 	case in.Exact:
 		return "100%"
 	case in.WLD:
 		return "100%W"
+	case in.Selectivity > 0 && in.Selectivity < 100:
+		return fmt.Sprintf("%d@%d%%", in.Depth, in.Selectivity)
 	}
 	return fmt.Sprint(in.Depth)
 }
