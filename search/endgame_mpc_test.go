@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,17 +49,18 @@ func TestHandoverEqualsExact(t *testing.T) {
 // testdataPositions reads the positions of an OBF file of testdata.
 func testdataPositions(t *testing.T, name string) []board.Board {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []board.Board
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		b, _, err := board.ParseOBF(line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, b)
+	defer f.Close()
+	ps, err := ParseProblems(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]board.Board, len(ps))
+	for i, p := range ps {
+		out[i] = p.Board
 	}
 	return out
 }

@@ -68,6 +68,10 @@ type Engine struct {
 	solver          *Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
+	// mayReachEnd: the running search is as deep as the empties somewhere, so nodes must look
+	// for the end of the game (height minus empties is the same all along a path, passes
+	// included, and check searches are shallower); false spares the other searches the test.
+	mayReachEnd bool
 
 	// per-search state
 	b            board.Board
@@ -156,6 +160,7 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.start = time.Now()
 	e.hasDeadline = tp.hard > 0
 	e.hardDeadline = e.start.Add(tp.hard)
+	e.mayReachEnd = true // searchRoot narrows it per iteration
 	e.solveStop.Store(false)
 	e.solver.deadline = time.Time{}
 	if e.hasDeadline {
@@ -216,6 +221,7 @@ func (e *Engine) rootMoves(moves uint64) []rootMove {
 // best first and reports false when the search stopped before the first move was done.
 // Moves whose search was cut short by a stop keep their previous value.
 func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
+	e.mayReachEnd = height >= e.b.NumEmpties()
 	done := make([]bool, len(rm))
 	for i := range rm {
 		thr := -scoreInf

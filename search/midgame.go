@@ -68,12 +68,12 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	if e.stopped {
 		return 0
 	}
-	if height <= e.endHandover && e.b.NumEmpties() <= height {
+	if e.mayReachEnd && height <= e.endHandover && e.b.NumEmpties() <= height {
 		// The search reaches the end of the game from here: the solver is faster.
 		return e.endNode(alpha, beta)
 	}
 	if height <= 0 {
-		if e.b.P|e.b.O == ^uint64(0) {
+		if e.mayReachEnd && e.b.P|e.b.O == ^uint64(0) {
 			return board.DiscDiff(e.b.P, e.b.O) * e.scale // a full board: the final score
 		}
 		return e.evaluate()
@@ -260,7 +260,7 @@ func (e *Engine) alphaBetaFrontier(alpha, beta int, moves uint64) int {
 		e.nodes++
 		np, no := o&^f, p|f|sq.Bit()
 		var v int
-		if np|no == ^uint64(0) {
+		if e.mayReachEnd && np|no == ^uint64(0) {
 			v = -board.DiscDiff(np, no) * e.scale
 		} else {
 			v = -mobilityEval(np, no)
