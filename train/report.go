@@ -74,6 +74,25 @@ func Evaluate(e *eval.Evaluator, games []Game) Report {
 	return r
 }
 
+// EvaluatePositions measures e against labelled positions (search labels, othello label's
+// files), through the real fixed-point evaluation; At24 stays empty.
+func EvaluatePositions(e *eval.Evaluator, ps []Position) Report {
+	var stages [eval.NumStages]acc
+	var all acc
+	for i := range ps {
+		d := float64(e.Eval(&ps[i].Board))/eval.Scale - float64(ps[i].Score)
+		stages[eval.Stage(ps[i].Board.NumEmpties())].add(d)
+		all.add(d)
+	}
+	var r Report
+	for s := range stages {
+		r.Stages[s] = stages[s].result()
+	}
+	var none acc
+	r.All, r.At24 = all.result(), none.result()
+	return r
+}
+
 // Write prints the report as a table.
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "stage  empties  positions    MAE   RMSE   bias\n")

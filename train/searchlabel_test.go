@@ -227,3 +227,45 @@ func TestFitWithPositions(t *testing.T) {
 	}
 	t.Logf("mean distance to the positions' labels: %.2f without them, %.2f with, %.2f counted 4 times", without, with, heavier)
 }
+
+// TestEvaluatePositions checks the report on labelled positions against a direct computation
+// of the per-stage errors.
+func TestEvaluatePositions(t *testing.T) {
+	games, ev := labelFixture(t)
+	ps, err := SearchLabels(context.Background(), games, LabelConfig{Positions: 200, MinEmpties: 14, MaxEmpties: 56,
+		RandomMoves: 2, Depth: 2, Eval: ev, TTMiB: 1, Workers: 2, Seed: 9}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := EvaluatePositions(ev, ps)
+	if r.All.Positions != len(ps) || r.At24.Positions != 0 {
+		t.Fatalf("counted %d positions (want %d), %d at 24 empties", r.All.Positions, len(ps), r.At24.Positions)
+	}
+	for s := range eval.NumStages {
+		var n int
+		var abs, sum float64
+		for i := range ps {
+			if eval.Stage(ps[i].Board.NumEmpties()) != s {
+				continue
+			}
+			d := float64(ev.Eval(&ps[i].Board))/eval.Scale - float64(ps[i].Score)
+			n++
+			abs += math.Abs(d)
+			sum += d
+		}
+		got := r.Stages[s]
+		if got.Positions != n {
+			t.Fatalf("stage %d: %d positions, want %d", s, got.Positions, n)
+		}
+		if n > 0 && (math.Abs(got.MAE-abs/float64(n)) > 1e-9 || math.Abs(got.Bias-sum/float64(n)) > 1e-9) {
+			t.Errorf("stage %d: MAE %.4f bias %.4f, want %.4f %.4f", s, got.MAE, got.Bias, abs/float64(n), sum/float64(n))
+		}
+	}
+	// Labels moved by 3 discs move every stage's bias by -3.
+	for i := range ps {
+		ps[i].Score += 3
+	}
+	if r2 := EvaluatePositions(ev, ps); math.Abs(r2.All.Bias-(r.All.Bias-3)) > 1e-6 {
+		t.Errorf("bias %.3f after raising the labels by 3, was %.3f", r2.All.Bias, r.All.Bias)
+	}
+}

@@ -131,22 +131,11 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		copy(val, all[len(games):])
 	}
 
-	for _, p := range strings.Split(*positions, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return exitError{2, err}
-		}
-		ps, err := train.ReadPositions(f)
-		f.Close()
-		if err != nil {
-			return exitError{2, fmt.Errorf("%s: %v", p, err)}
-		}
-		cfg.Positions = append(cfg.Positions, ps...)
-		env.log.Info().Msgf("%d labelled positions from %s", len(ps), p)
+	ps, err := readPositionFiles(env, *positions)
+	if err != nil {
+		return err
 	}
+	cfg.Positions = ps
 	cfg.PositionWeight = *posWeight
 
 	bar := newBar(env, eval.NumStages*cfg.Epochs, "training")
@@ -272,6 +261,29 @@ func writeLog(path string, log []train.EpochStats) error {
 }
 
 // loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
+// readPositionFiles reads labelled positions (othello label's files) from a comma-separated
+// list of paths.
+func readPositionFiles(env *cmdEnv, list string) ([]train.Position, error) {
+	var all []train.Position
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, exitError{2, err}
+		}
+		ps, err := train.ReadPositions(f)
+		f.Close()
+		if err != nil {
+			return nil, exitError{2, fmt.Errorf("%s: %v", p, err)}
+		}
+		all = append(all, ps...)
+		env.log.Info().Msgf("%d labelled positions from %s", len(ps), p)
+	}
+	return all, nil
+}
+
 func loadWeightsFile(path string) (*eval.Evaluator, error) {
 	if path == "" {
 		return eval.Default()
@@ -325,11 +337,12 @@ func cmdEval(env *cmdEnv, args []string) error {
 	position := fs.String("position", "", "evaluate this position: 64 board characters and the side to move (obf form), quoted")
 	moves := fs.String("moves", "", "then play this transcript (e.g. f5d6c3)")
 	games := fs.String("games", "", "instead, measure the evaluation's error on the games of these comma-separated files or directories")
+	positions := fs.String("positions", "", "instead, measure the evaluation's error against labelled positions (othello label's files, comma-separated)")
 	info := fs.Bool("info", false, "print the training summary stored in the weight file and stop")
 	exact := fs.Int("exact", 12, "with -games: label the positions with at most this many empties by exact solves, as train does (0: off)")
 	fitBias := fs.String("fit-bias", "", "with -games: write the weights to this file with the correction by number of empties (section "+eval.EmptiesBiasSection+") that makes their mean error on the games zero")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello eval [options]\n\nPrints the static evaluation of a position (the start position by default), or with\n-games the evaluation's error per stage against the games' labels. Options:\n")
+		fmt.Fprintf(env.stderr, "usage: othello eval [options]\n\nPrints the static evaluation of a position (the start position by default), or with\n-games the evaluation's error per stage against the games' labels (-positions: against\nlabelled positions). Options:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(env, fs, args); err != nil {
@@ -372,6 +385,16 @@ func cmdEval(env *cmdEnv, args []string) error {
 	}
 	if *fitBias != "" {
 		return exitError{2, fmt.Errorf("-fit-bias needs -games")}
+	}
+	if *positions != "" {
+		ps, err := readPositionFiles(env, *positions)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "%d labelled positions\n", len(ps))
+		rep := train.EvaluatePositions(e, ps)
+		rep.Write(env.stdout)
+		return nil
 	}
 	b := board.Start()
 	if *position != "" {

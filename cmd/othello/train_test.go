@@ -42,6 +42,21 @@ func TestTrainAndEvalCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "all ") {
 		t.Errorf("eval -games: code %d\n%s", code, stdout)
 	}
+	labelled := filepath.Join(dir, "labelled.txt")
+	if err := os.WriteFile(labelled, []byte("--XXXXO-X-XXXO--XXOXOXXXXXXOXXX-XXXOXX--XXXXOX----XXXO---OOOOOO- O; +13.57\n"+
+		"--X-OO----XOOOO-XXOXXOOX-OOXXXOX--OOOXOX--XOOXOX--XXOOO---OOOOOX X; +49.42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = runCmd(t, "", "eval", "-weights", out, "-positions", labelled)
+	if code != 0 || !strings.Contains(stdout, "2 labelled positions") || !regexp.MustCompile(`all\s+2\s`).MatchString(stdout) {
+		t.Errorf("eval -positions: code %d\n%s", code, stdout)
+	}
+	if err := os.WriteFile(labelled, []byte("garbage; 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr = runCmd(t, "", "eval", "-positions", labelled); code != 2 || !strings.Contains(stderr, "labelled.txt") {
+		t.Errorf("eval -positions on a bad file: code %d, %s", code, stderr)
+	}
 	// The trained file carries the correction by empties; -fit-bias adds one to a file.
 	if e, err := eval.Load(out); err != nil {
 		t.Fatal(err)
