@@ -46,11 +46,17 @@ type LabelConfig struct {
 	TTMiB                            int             // tables of each worker's engine
 	Workers                          int
 	Seed                             uint64
+	// First is the index of the first position in the seed's sequence: a run with First k
+	// makes exactly the positions k, k+1, ... of a run from 0, so an interrupted run can be
+	// continued.
+	First int
 }
 
 // SearchLabels makes and labels cfg.Positions positions from games (see Position). The
 // result depends only on the games and cfg (not on the number of workers): position i is
-// drawn from its own random stream. done, when not nil, is called after each position.
+// drawn from its own random stream. done, when not nil, is called after each position. When
+// ctx is cancelled it returns ctx's error with the positions finished before the first
+// unfinished one, in order (a prefix of the full result).
 func SearchLabels(ctx context.Context, games []Game, cfg LabelConfig, done func()) ([]Position, error) {
 	if len(games) == 0 {
 		return nil, fmt.Errorf("train: no games to draw positions from")
@@ -60,7 +66,11 @@ func SearchLabels(ctx context.Context, games []Game, cfg LabelConfig, done func(
 			cfg.MinEmpties, cfg.MaxEmpties, cfg.RandomMoves, cfg.Depth)
 	}
 	workers := max(cfg.Workers, 1)
+	if cfg.First < 0 {
+		return nil, fmt.Errorf("train: bad first position %d", cfg.First)
+	}
 	out := make([]Position, cfg.Positions)
+	finished := make([]bool, cfg.Positions)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -74,10 +84,14 @@ func SearchLabels(ctx context.Context, games []Game, cfg LabelConfig, done func(
 				if i >= len(out) || ctx.Err() != nil {
 					return
 				}
-				r := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+				r := rand.New(rand.NewPCG(cfg.Seed, uint64(cfg.First+i)))
 				b := drawPosition(games, cfg, r)
 				res := eng.Search(ctx, b, lim, nil)
+				if ctx.Err() != nil {
+					return // the search may have been cut short
+				}
 				out[i] = Position{Board: b, Score: float32(res.Score)}
+				finished[i] = true
 				if done != nil {
 					done()
 				}
@@ -86,7 +100,11 @@ func SearchLabels(ctx context.Context, games []Game, cfg LabelConfig, done func(
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		k := 0
+		for k < len(out) && finished[k] {
+			k++
+		}
+		return out[:k], err
 	}
 	return out, nil
 }

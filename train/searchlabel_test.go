@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/othellogo/othello/board"
@@ -88,6 +89,37 @@ func TestSearchLabels(t *testing.T) {
 	for i := range ps {
 		if again[i] != ps[i] {
 			t.Fatalf("position %d differs with one worker", i)
+		}
+	}
+	// A run from position 24 makes the rest of the run from 0.
+	cfg.First, cfg.Positions = 24, 36
+	rest, err := SearchLabels(context.Background(), games, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rest {
+		if rest[i] != ps[24+i] {
+			t.Fatalf("position %d of the run from 24 differs from position %d of the whole run", i, 24+i)
+		}
+	}
+	// Interrupted, it returns an in-order prefix of the whole run.
+	cfg.First, cfg.Positions, cfg.Workers = 0, 60, 2
+	ctx, cancel := context.WithCancel(context.Background())
+	var count atomic.Int32
+	part, err := SearchLabels(ctx, games, cfg, func() {
+		if count.Add(1) == 10 {
+			cancel()
+		}
+	})
+	if err == nil {
+		t.Fatal("an interrupted run reports no error")
+	}
+	if len(part) < 9 || len(part) >= len(ps) {
+		t.Fatalf("interrupted after 10 positions with 2 workers: a prefix of %d", len(part))
+	}
+	for i := range part {
+		if part[i] != ps[i] {
+			t.Fatalf("position %d of the interrupted run differs", i)
 		}
 	}
 	// Random moves leave the games: some positions are none of the games' own.

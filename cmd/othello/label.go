@@ -25,6 +25,7 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	tt := fs.Int("tt", 8, "tables of each worker's engine, MiB")
 	workers := fs.Int("workers", 2, "positions searched at the same time")
 	seed := fs.Uint64("seed", 1, "random seed of the drawing")
+	from := fs.Int("from", 0, "start at this position of the seed's sequence (continues an interrupted run: the files of both runs together are one run's)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello label [options] PATH...\n\nDraws positions from the games of the PATHs (WTHOR .wtb, transcript .txt, or directories),\nplays a few random moves from each, labels each with a search of it, and writes them as\n\"OBF; SCORE\" lines for othello train -positions.\nOptions:\n")
 		fs.PrintDefaults()
@@ -36,8 +37,8 @@ func cmdLabel(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want at least one PATH of games")}
 	}
-	if *n < 1 || *workers < 1 || *tt < 1 {
-		return exitError{2, fmt.Errorf("want n, workers and tt >= 1")}
+	if *n < 1 || *workers < 1 || *tt < 1 || *from < 0 {
+		return exitError{2, fmt.Errorf("want n, workers and tt >= 1 and from >= 0")}
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
@@ -49,15 +50,23 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	}
 	env.log.Info().Msgf("games: %v", st)
 	cfg := train.LabelConfig{Positions: *n, MinEmpties: *minE, MaxEmpties: *maxE, RandomMoves: *random,
-		Depth: *depth, Selectivity: *sel, ExactEmpties: *exact, Eval: ev.ev, TTMiB: *tt, Workers: *workers, Seed: *seed}
+		Depth: *depth, Selectivity: *sel, ExactEmpties: *exact, Eval: ev.ev, TTMiB: *tt, Workers: *workers, Seed: *seed, First: *from}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bar := newBar(env, *n, "labelling")
 	start := time.Now()
 	ps, err := train.SearchLabels(ctx, games, cfg, func() { bar.Add(1) })
-	bar.Finish()
-	if err != nil {
+	interrupted := ctx.Err() != nil
+	if interrupted {
+		bar.Exit() // where it stopped, not 100%
+	} else {
+		bar.Finish()
+	}
+	if err != nil && !interrupted {
 		return err
+	}
+	if interrupted && len(ps) == 0 {
+		return fmt.Errorf("interrupted before any position was labelled")
 	}
 	f, err := os.Create(*out)
 	if err != nil {
@@ -71,5 +80,8 @@ func cmdLabel(env *cmdEnv, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "wrote %d positions to %s in %s\n", len(ps), *out, time.Since(start).Round(time.Second))
+	if interrupted {
+		return fmt.Errorf("interrupted: the file holds the first %d positions; -from %d -n %d labels the rest", len(ps), *from+len(ps), *n-len(ps))
+	}
 	return nil
 }

@@ -152,6 +152,22 @@ func TestLabelAndTrainPositions(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "line 1") {
 		t.Errorf("train with a bad positions file: code %d, stderr %q", code, stderr)
 	}
+	// Two runs, the second from where the first stopped, make the file of one run.
+	first, second := filepath.Join(dir, "first.txt"), filepath.Join(dir, "second.txt")
+	if code, _, stderr := runCmd(t, "", "-q", "label", "-o", first, "-n", "15", "-depth", "2", "-exact", "8", "-tt", "1", games); code != 0 {
+		t.Fatalf("label -n 15: code %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, "", "-q", "label", "-o", second, "-from", "15", "-n", "25", "-depth", "2", "-exact", "8", "-tt", "1", games); code != 0 {
+		t.Fatalf("label -from 15: code %d, %s", code, stderr)
+	}
+	a, _ := os.ReadFile(first)
+	b, _ := os.ReadFile(second)
+	if string(a)+string(b) != string(data) {
+		t.Errorf("-n 15 then -from 15 -n 25 differ from one run of 40")
+	}
+	if code, _, _ := runCmd(t, "", "label", "-o", pos, "-from", "-1", games); code != 2 {
+		t.Errorf("label -from -1: code %d", code)
+	}
 	code, _, stderr = runCmd(t, "", "label", "-o", pos, games+".absent")
 	if code != 2 {
 		t.Errorf("label with a missing game file: code %d, stderr %q", code, stderr)
