@@ -102,24 +102,28 @@ func TestSearchLabels(t *testing.T) {
 			t.Fatalf("position %d of the run from 24 differs from position %d of the whole run", i, 24+i)
 		}
 	}
-	// Interrupted, it returns an in-order prefix of the whole run.
-	cfg.First, cfg.Positions, cfg.Workers = 0, 60, 2
-	ctx, cancel := context.WithCancel(context.Background())
-	var count atomic.Int32
-	part, err := SearchLabels(ctx, games, cfg, func() {
-		if count.Add(1) == 10 {
-			cancel()
+	// Interrupted, it returns an in-order prefix of the whole run: with one worker exactly
+	// the positions done before the stop, with two those before the first unfinished one.
+	for _, workers := range []int{1, 2} {
+		cfg.First, cfg.Positions, cfg.Workers = 0, 60, workers
+		ctx, cancel := context.WithCancel(context.Background())
+		var count atomic.Int32
+		part, err := SearchLabels(ctx, games, cfg, func() {
+			if count.Add(1) == 10 {
+				cancel()
+			}
+		})
+		cancel()
+		if err == nil {
+			t.Fatal("an interrupted run reports no error")
 		}
-	})
-	if err == nil {
-		t.Fatal("an interrupted run reports no error")
-	}
-	if len(part) < 9 || len(part) >= len(ps) {
-		t.Fatalf("interrupted after 10 positions with 2 workers: a prefix of %d", len(part))
-	}
-	for i := range part {
-		if part[i] != ps[i] {
-			t.Fatalf("position %d of the interrupted run differs", i)
+		if (workers == 1 && len(part) != 10) || len(part) > 11 {
+			t.Fatalf("interrupted after 10 positions with %d workers: a prefix of %d", workers, len(part))
+		}
+		for i := range part {
+			if part[i] != ps[i] {
+				t.Fatalf("position %d of the interrupted run differs", i)
+			}
 		}
 	}
 	// Random moves leave the games: some positions are none of the games' own.
