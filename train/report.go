@@ -66,6 +66,11 @@ func Evaluate(e *eval.Evaluator, games []Game) Report {
 			}
 		})
 	}
+	return newReport(&stages, &all, &at24)
+}
+
+// newReport finishes the accumulated errors into a Report.
+func newReport(stages *[eval.NumStages]acc, all, at24 *acc) Report {
 	var r Report
 	for s := range stages {
 		r.Stages[s] = stages[s].result()
@@ -84,13 +89,7 @@ func EvaluatePositions(e *eval.Evaluator, ps []Position) Report {
 		stages[eval.Stage(ps[i].Board.NumEmpties())].add(d)
 		all.add(d)
 	}
-	var r Report
-	for s := range stages {
-		r.Stages[s] = stages[s].result()
-	}
-	var none acc
-	r.All, r.At24 = all.result(), none.result()
-	return r
+	return newReport(&stages, &all, &acc{})
 }
 
 // Write prints the report as a table.

@@ -260,7 +260,6 @@ func writeLog(path string, log []train.EpochStats) error {
 	return f.Close()
 }
 
-// loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
 // readPositionFiles reads labelled positions (othello label's files) from a comma-separated
 // list of paths.
 func readPositionFiles(env *cmdEnv, list string) ([]train.Position, error) {
@@ -284,6 +283,7 @@ func readPositionFiles(env *cmdEnv, list string) ([]train.Position, error) {
 	return all, nil
 }
 
+// loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
 func loadWeightsFile(path string) (*eval.Evaluator, error) {
 	if path == "" {
 		return eval.Default()
