@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"runtime/pprof"
 	"time"
@@ -53,6 +54,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	file := fs.String("file", "", "search the positions of this .obf-style file (one per line; anything after the side to move is ignored) instead of the built-in set")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the searches to this file (go tool pprof)")
 	maxFile := fs.Int("n", 100, "with -file: use at most this many positions")
+	loss := fs.Bool("loss", false, "also value every move of each position by a full-width search to the same depth and print each run's mean loss: the best move's value minus the chosen move's, in discs (what the selective cuts cost in move choice)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
 		fs.PrintDefaults()
@@ -125,12 +127,25 @@ func cmdBench(env *cmdEnv, args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread\n", len(boards), *depth, ev.name, *ttMiB)
+	var refs [][]search.MoveScore
+	if *loss {
+		refCfg := base
+		refCfg.NoMPC = true
+		e := search.NewEngine(refCfg)
+		start := time.Now()
+		for _, b := range boards {
+			refs = append(refs, e.Analyze(context.Background(), b, search.Limits{Depth: *depth}, 64, nil))
+		}
+		fmt.Fprintf(env.stdout, "reference: every move at full width, depth %d, %.3f s\n", *depth, time.Since(start).Seconds())
+	}
 	var baseNodes uint64
 	var baseCPU time.Duration
 	for vi, v := range variants {
 		e := search.NewEngine(v.cfg)
 		var nodes uint64
 		var total, cpu time.Duration
+		var lost float64
+		worse := 0
 		for i, b := range boards {
 			cpuStart := cpuTime()
 			start := time.Now()
@@ -139,6 +154,13 @@ func cmdBench(env *cmdEnv, args []string) error {
 			cpu += cpuTime() - cpuStart
 			nodes += r.Nodes
 			total += el
+			if refs != nil {
+				l := moveLoss(refs[i], r.Move)
+				lost += l
+				if l > 0 {
+					worse++
+				}
+			}
 			if *verbose {
 				fmt.Fprintf(env.stdout, "  %2d  %2d empties  %s %+6.2f  %11d nodes  %7.3f s\n", i+1, b.NumEmpties(), r.Move, r.Score, r.Nodes, el.Seconds())
 			}
@@ -146,6 +168,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 		nps := float64(nodes) / total.Seconds()
 		line := fmt.Sprintf("%-24s nodes %12d  time %8.3f s  %6.2f M nodes/s  cpu %8.3f s  %6.2f M nodes/cpu-s", v.name, nodes, total.Seconds(), nps/1e6,
 			cpu.Seconds(), float64(nodes)/cpu.Seconds()/1e6)
+		if refs != nil {
+			line += fmt.Sprintf("  loss %.3f discs/move, %d worse", lost/float64(len(boards)), worse)
+		}
 		if *table {
 			if vi == 0 {
 				baseNodes, baseCPU = nodes, cpu
@@ -156,4 +181,20 @@ func cmdBench(env *cmdEnv, args []string) error {
 		fmt.Fprintln(env.stdout, line)
 	}
 	return nil
+}
+
+// moveLoss is what playing move costs against the best of values (every move's value, in
+// discs): 0 for a best move; a move missing from values (a pass) costs nothing.
+func moveLoss(values []search.MoveScore, move board.Square) float64 {
+	best, got, found := math.Inf(-1), 0.0, false
+	for _, v := range values {
+		best = math.Max(best, v.Score)
+		if v.Move == move {
+			got, found = v.Score, true
+		}
+	}
+	if !found {
+		return 0
+	}
+	return best - got
 }
