@@ -36,6 +36,17 @@ func BenchmarkLegalMoves(b *testing.B) {
 	_ = sink
 }
 
+func BenchmarkLegalMovesByAxis(b *testing.B) {
+	pos := benchPositions(b)
+	var sink uint64
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		sink += legalMovesByAxis(p.P, p.O)
+	}
+	_ = sink
+}
+
 func BenchmarkLineLegalMoves(b *testing.B) {
 	pos := benchPositions(b)
 	var sink uint64

@@ -15,6 +15,56 @@ const (
 // LegalMoves returns the squares where the side owning p may play against o.
 // It runs the parallel-prefix (Kogge-Stone) fill in the four axis pairs, two shifts at a time.
 func LegalMoves(p, o uint64) uint64 {
+	// The four axes are written out with constant shifts: a shared helper with the shift as
+	// an argument is not inlined, and Go's variable shifts carry a range check
+	// (BenchmarkLegalMoves: see the README's board section).
+	inner := o & innerCols
+	flh := inner & (p << 1)
+	frh := inner & (p >> 1)
+	flh |= inner & (flh << 1)
+	frh |= inner & (frh >> 1)
+	plh := inner & (inner << 1)
+	prh := plh >> 1
+	flh |= plh & (flh << 2)
+	frh |= prh & (frh >> 2)
+	flh |= plh & (flh << 2)
+	frh |= prh & (frh >> 2)
+	flv := o & (p << 8)
+	frv := o & (p >> 8)
+	flv |= o & (flv << 8)
+	frv |= o & (frv >> 8)
+	plv := o & (o << 8)
+	prv := plv >> 8
+	flv |= plv & (flv << 16)
+	frv |= prv & (frv >> 16)
+	flv |= plv & (flv << 16)
+	frv |= prv & (frv >> 16)
+	fld := inner & (p << 7)
+	frd := inner & (p >> 7)
+	fld |= inner & (fld << 7)
+	frd |= inner & (frd >> 7)
+	pld := inner & (inner << 7)
+	prd := pld >> 7
+	fld |= pld & (fld << 14)
+	frd |= prd & (frd >> 14)
+	fld |= pld & (fld << 14)
+	frd |= prd & (frd >> 14)
+	fla := inner & (p << 9)
+	fra := inner & (p >> 9)
+	fla |= inner & (fla << 9)
+	fra |= inner & (fra >> 9)
+	pla := inner & (inner << 9)
+	pra := pla >> 9
+	fla |= pla & (fla << 18)
+	fra |= pra & (fra >> 18)
+	fla |= pla & (fla << 18)
+	fra |= pra & (fra >> 18)
+	return (flh<<1 | frh>>1 | flv<<8 | frv>>8 | fld<<7 | frd>>7 | fla<<9 | fra>>9) &^ (p | o)
+}
+
+// legalMovesByAxis is LegalMoves through a helper per axis pair; BenchmarkLegalMoves compares
+// the two.
+func legalMovesByAxis(p, o uint64) uint64 {
 	empty := ^(p | o)
 	inner := o & innerCols
 	return (movesDir(p, inner, 1) | movesDir(p, o, 8) | movesDir(p, inner, 7) | movesDir(p, inner, 9)) & empty
