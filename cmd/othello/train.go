@@ -40,7 +40,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	positions := fs.String("positions", "", "comma-separated files of labelled positions (othello label) to train on along with the games")
 	posWeight := fs.Int("positions-weight", 1, "count each labelled position this many times")
 	empBias := fs.Bool("empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
-	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 35 ns more per call)")
+	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 25 ns more per call; the shipped weights have them)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
 		fs.PrintDefaults()
