@@ -34,6 +34,9 @@ type Config struct {
 	// left when it hands the node to the exact solver (0: the measured default; negative:
 	// never, the midgame search goes on to the last move).
 	EndHandover int
+	// LeafSolve: leaves of the midgame search with at most this many empties get their exact
+	// value from the solver instead of the evaluation (0: defaultLeafSolve; negative: never).
+	LeafSolve int
 	// ProbableBand: under time control, positions up to this many empties above the exact
 	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof
 	// (0: defaultProbableBand; negative: none, the proof as before).
@@ -68,6 +71,7 @@ type Engine struct {
 	solver          *Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
+	leafSolve       int         // leaves with this many empties or fewer are solved, not evaluated
 	// mayReachEnd: the running search is as deep as the empties somewhere, so nodes must look
 	// for the end of the game (height minus empties is the same all along a path, passes
 	// included, and check searches are shallower); false spares the other searches the test.
@@ -112,6 +116,10 @@ func NewEngine(cfg Config) *Engine {
 	e.endHandover = defaultEndHandover
 	if cfg.EndHandover != 0 {
 		e.endHandover = max(cfg.EndHandover, -1)
+	}
+	e.leafSolve = defaultLeafSolve
+	if cfg.LeafSolve != 0 {
+		e.leafSolve = max(cfg.LeafSolve, -1)
 	}
 	e.tables[0] = newBoundsTable(mib << 19)
 	e.tables[1] = newBoundsTable(mib << 19)

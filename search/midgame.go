@@ -76,6 +76,11 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 		if e.mayReachEnd && e.b.P|e.b.O == ^uint64(0) {
 			return board.DiscDiff(e.b.P, e.b.O) * e.scale // a full board: the final score
 		}
+		if e.b.NumEmpties() <= e.leafSolve {
+			// A few empties from the end the solver's exact value costs little more than
+			// the evaluation and has none of its error (defaultLeafSolve).
+			return e.endNode(alpha, beta)
+		}
 		return e.evaluate()
 	}
 	p, o := e.b.P, e.b.O
@@ -219,7 +224,7 @@ func staticOrder(list []orderedMove, moves uint64) int {
 // alphaBetaLeafward is plain fail-soft alpha-beta in the fixed square-type order, for the
 // last plies.
 func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
-	if height == 1 && e.bitboardEval {
+	if height == 1 && e.bitboardEval && e.b.NumEmpties() > e.leafSolve+1 {
 		return e.alphaBetaFrontier(alpha, beta, moves)
 	}
 	best := -scoreInf

@@ -12,9 +12,16 @@ import (
 	"github.com/othellogo/othello/eval"
 )
 
-// minimax is the plain negamax reference: no pruning, no tables, same leaves and pass rule.
-func midMinimax(b *board.Board, h int) int {
+// minimax is the plain negamax reference: no pruning, no tables, same leaves and pass rule;
+// leaves with at most defaultLeafSolve empties take their exact value (Config.LeafSolve).
+func midMinimax(b *board.Board, h int) int { return midMinimaxLS(b, h, defaultLeafSolve) }
+
+// midMinimaxLS is midMinimax with leaves of at most ls empties solved (-1: none).
+func midMinimaxLS(b *board.Board, h, ls int) int {
 	if h == 0 {
+		if b.NumEmpties() <= ls {
+			return exactMinimax(b.P, b.O) * mobilityScale
+		}
 		return mobilityEval(b.P, b.O)
 	}
 	moves := b.LegalMoves()
@@ -23,14 +30,14 @@ func midMinimax(b *board.Board, h int) int {
 			return board.DiscDiff(b.P, b.O) * mobilityScale
 		}
 		b.Pass()
-		v := -midMinimax(b, h)
+		v := -midMinimaxLS(b, h, ls)
 		b.Pass()
 		return v
 	}
 	best := -scoreInf
 	for m := moves; m != 0; m &= m - 1 {
 		u := b.Make(board.FirstSquare(m))
-		v := -midMinimax(b, h-1)
+		v := -midMinimaxLS(b, h-1, ls)
 		b.Unmake(u)
 		best = max(best, v)
 	}
@@ -89,11 +96,25 @@ var testConfigs = []struct {
 	{"no-pvs", Config{TTMiB: 1, NoPVS: true}},
 	{"no-prev", Config{TTMiB: 1, NoPrevOrder: true}},
 	{"tiny-tt", Config{TTMiB: 1, TTHeight: 1}},
+	{"no-leaf-solve", Config{TTMiB: 1, LeafSolve: -1}},
+}
+
+// leafSolveOf is the number of empties up to which an engine of cfg solves its leaves.
+func leafSolveOf(cfg Config) int {
+	switch {
+	case cfg.LeafSolve < 0:
+		return -1
+	case cfg.LeafSolve > 0:
+		return cfg.LeafSolve
+	}
+	return defaultLeafSolve
 }
 
 func TestSearchEqualsMinimax(t *testing.T) {
 	positions := append(randomPositions(1, 6, 50), randomPositions(2, 6, 30)...)
 	positions = append(positions, randomPositions(3, 6, 12)...)
+	// Near the end the leaves are solved (Config.LeafSolve) or evaluated, by configuration.
+	positions = append(positions, randomPositions(31, 6, 9)...)
 	maxH := 4
 	if testing.Short() {
 		maxH = 3
@@ -104,7 +125,7 @@ func TestSearchEqualsMinimax(t *testing.T) {
 			e.begin(context.Background(), b, Limits{}, timePlan{})
 			for h := 1; h <= maxH; h++ {
 				e.nextGeneration()
-				want := midMinimax(&b, h)
+				want := midMinimaxLS(&b, h, leafSolveOf(tc.cfg))
 				if got := e.alphaBeta(-scoreInf, scoreInf, h); got != want {
 					t.Fatalf("%s: position %d (%s) height %d: search %d, minimax %d", tc.name, i, b.OBF(), h, got, want)
 				}
@@ -127,11 +148,12 @@ func TestSearchEqualsMinimax(t *testing.T) {
 // is an upper bound, a fail-high value a lower bound, and an in-window value is exact.
 func TestBoundsNeverLeaveWindow(t *testing.T) {
 	positions := append(randomPositions(4, 8, 44), randomPositions(5, 8, 24)...)
+	positions = append(positions, randomPositions(32, 8, 10)...) // leaves at 6 empties
 	const h = 4
 	for _, tc := range testConfigs {
 		e := NewEngine(tc.cfg)
 		for i, b := range positions {
-			truth := midMinimax(&b, h)
+			truth := midMinimaxLS(&b, h, leafSolveOf(tc.cfg))
 			e.begin(context.Background(), b, Limits{}, timePlan{})
 			e.nextGeneration()
 			for _, d := range []int{-400, -100, -30, -1, 0, 1, 20, 64, 300} {
@@ -332,6 +354,9 @@ func TestEnginesInParallel(t *testing.T) {
 // patternMinimax is the plain negamax reference with the pattern evaluation at the leaves.
 func patternMinimax(ev *eval.Evaluator, b *board.Board, h int) int {
 	if h == 0 {
+		if b.NumEmpties() <= defaultLeafSolve {
+			return exactMinimax(b.P, b.O) * eval.Scale
+		}
 		return ev.Eval(b)
 	}
 	moves := b.LegalMoves()
@@ -360,7 +385,8 @@ func TestPatternSearchEqualsMinimax(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1, Eval: ev})
-	for i, b := range append(randomPositions(14, 5, 44), randomPositions(15, 5, 20)...) {
+	positions := append(randomPositions(14, 5, 44), randomPositions(15, 5, 20)...)
+	for i, b := range append(positions, randomPositions(16, 5, 8)...) {
 		e.begin(context.Background(), b, Limits{}, timePlan{})
 		for h := 1; h <= 3; h++ {
 			e.nextGeneration()

@@ -86,6 +86,12 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if err == nil && (sp.cfg.EndHandover < -1 || sp.cfg.EndHandover > 30) {
 				err = fmt.Errorf("want -1 (never) to 30")
 			}
+		case "leafsolve":
+			// Measurement: leaves with at most this many empties are solved, not evaluated.
+			sp.cfg.LeafSolve, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.LeafSolve < -1 || sp.cfg.LeafSolve > 20) {
+				err = fmt.Errorf("want -1 (never) to 20")
+			}
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int

@@ -87,6 +87,7 @@ func TestMatchErrors(t *testing.T) {
 		{"match", "-a", "end=0"},
 		{"match", "-a", "handover=31"},
 		{"match", "-b", "probable=-1"},
+		{"match", "-a", "leafsolve=21"},
 		{"match", "-openings", "testdata/does-not-exist.txt"},
 		{"match", "-concurrency", "0"},
 	} {
@@ -243,6 +244,7 @@ func FuzzParseEngineSpec(f *testing.F) {
 	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
 	f.Add("depth=,=,,")
 	f.Add("time=25ms,sel=5,handover=-1,probable=4")
+	f.Add("depth=4,leafsolve=-1")
 	f.Fuzz(func(t *testing.T, text string) {
 		parseEngineSpec(text)
 	})
