@@ -17,7 +17,7 @@ const (
 func LegalMoves(p, o uint64) uint64 {
 	// The four axes are written out with constant shifts: a shared helper with the shift as
 	// an argument is not inlined, and Go's variable shifts carry a range check
-	// (BenchmarkLegalMoves: see the README's board section).
+	// (BenchmarkLegalMoves against BenchmarkLegalMovesByAxis: see the README's board section).
 	inner := o & innerCols
 	flh := inner & (p << 1)
 	frh := inner & (p >> 1)
@@ -60,30 +60,6 @@ func LegalMoves(p, o uint64) uint64 {
 	fla |= pla & (fla << 18)
 	fra |= pra & (fra >> 18)
 	return (flh<<1 | frh>>1 | flv<<8 | frv>>8 | fld<<7 | frd>>7 | fla<<9 | fra>>9) &^ (p | o)
-}
-
-// legalMovesByAxis is LegalMoves through a helper per axis pair; BenchmarkLegalMoves compares
-// the two.
-func legalMovesByAxis(p, o uint64) uint64 {
-	empty := ^(p | o)
-	inner := o & innerCols
-	return (movesDir(p, inner, 1) | movesDir(p, o, 8) | movesDir(p, inner, 7) | movesDir(p, inner, 9)) & empty
-}
-
-// movesDir returns the squares that bracket a run of m-discs starting at a p-disc, in both
-// directions of one axis (shift s left and right).
-func movesDir(p, m uint64, s uint) uint64 {
-	fl := m & (p << s)
-	fr := m & (p >> s)
-	fl |= m & (fl << s)
-	fr |= m & (fr >> s)
-	pl := m & (m << s)
-	pr := pl >> s
-	fl |= pl & (fl << (2 * s))
-	fr |= pr & (fr >> (2 * s))
-	fl |= pl & (fl << (2 * s))
-	fr |= pr & (fr >> (2 * s))
-	return (fl << s) | (fr >> s)
 }
 
 // Flips uses kindergarten bitboards: each of the four lines through the move is gathered into
