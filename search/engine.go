@@ -41,6 +41,10 @@ type Config struct {
 	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof
 	// (0: defaultProbableBand; negative: none, the proof as before).
 	ProbableBand int
+	// NoWLDRefine: where a win/loss/draw proof picks the move to play, play the solver's first
+	// winning move instead of the midgame's best among the winning ones (refineWLD;
+	// measurement).
+	NoWLDRefine bool
 	// NoSolveBudget: under a game clock, a solving move gets the same hard limit as any other
 	// (a third of the usable clock at most) instead of half (measurement).
 	NoSolveBudget bool
@@ -214,6 +218,10 @@ type rootMove struct {
 	score int
 	exact bool // score is exact at this depth (not only an upper bound)
 	pv    []board.Square
+	// wldLo and wldHi bound the game result of the move (-1 loss, 0 draw, 1 win) as far as
+	// refineWLD has proven it; wldKnown is false before any proof (bounds -1 and 1).
+	wldLo, wldHi int8
+	wldKnown     bool
 }
 
 func (e *Engine) rootMoves(moves uint64) []rootMove {
@@ -421,8 +429,27 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			}
 		}
 	}
-	if plan.wldOnly && !e.stopped && e.solveRoot(rm, n, true) {
-		report(empties, false, true, 100)
+	if plan.wldOnly && !e.stopped {
+		switch {
+		case n > 1:
+			if e.solveRoot(rm, n, true) {
+				report(empties, false, true, 100)
+			}
+		case e.cfg.NoWLDRefine:
+			if e.solveRoot(rm, 1, true) {
+				report(empties, false, true, 100)
+			}
+		default:
+			// The move to play: proven in the midgame's ranking, so that among the moves
+			// of the best result the midgame's best is kept (refineWLD).
+			if _, done := e.refineWLD(rm); done {
+				rm[0].score, rm[0].exact = int(rm[0].wldLo)*e.scale, true
+				rm[0].pv = []board.Square{rm[0].sq}
+				report(empties, false, true, 100)
+			} else if len(out) > 0 {
+				report(out[0].Depth, false, false, out[0].Selectivity)
+			}
+		}
 	}
 	if plan.solve && !e.stopped {
 		if plan.wldFirst {

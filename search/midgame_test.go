@@ -513,3 +513,57 @@ func TestTimeControlProvesWLD(t *testing.T) {
 	}
 	t.Logf("%d of 8 positions proved", proofs)
 }
+
+// TestRefineWLD checks the result proof of the move to play against minimax: on positions of
+// 8 to 10 empties with the root moves in a random order, refineWLD finishes, its first move has
+// the best result, and it is the first move of the given order with that result; every proven
+// bound holds.
+func TestRefineWLD(t *testing.T) {
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
+	rng := rand.New(rand.NewPCG(5, 6))
+	sign := func(x int) int8 { return resultClass(x) }
+	n := 0
+	for _, empties := range []int{8, 9, 10} {
+		for i, b := range randomPositions(uint64(40+empties), 40, empties) {
+			moves := board.LegalMoves(b.P, b.O)
+			if moves == 0 {
+				continue
+			}
+			rm := e.rootMoves(moves)
+			rng.Shuffle(len(rm), func(a, c int) { rm[a], rm[c] = rm[c], rm[a] })
+			order := append([]rootMove(nil), rm...)
+			results := map[board.Square]int8{}
+			best := int8(-1)
+			for _, m := range rm {
+				bb := b
+				bb.Make(m.sq)
+				results[m.sq] = sign(-exactMinimax(bb.P, bb.O))
+				best = max(best, results[m.sq])
+			}
+			e.b = b
+			got, done := e.refineWLD(rm)
+			if !done || got != best {
+				t.Fatalf("%d empties, position %d: refineWLD = %d, %v; want %d, true", empties, i, got, done, best)
+			}
+			var first board.Square
+			for _, m := range order {
+				if results[m.sq] == best {
+					first = m.sq
+					break
+				}
+			}
+			if rm[0].sq != first || rm[0].wldLo != best || rm[0].wldHi != best {
+				t.Fatalf("%d empties, position %d: first move %s [%d, %d], want %s (result %d)", empties, i, rm[0].sq, rm[0].wldLo, rm[0].wldHi, first, best)
+			}
+			for _, m := range rm {
+				if m.wldKnown && (results[m.sq] < m.wldLo || results[m.sq] > m.wldHi) {
+					t.Fatalf("%d empties, position %d: move %s proven [%d, %d], result %d", empties, i, m.sq, m.wldLo, m.wldHi, results[m.sq])
+				}
+			}
+			n++
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d positions with moves", n)
+	}
+}

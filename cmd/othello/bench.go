@@ -115,17 +115,11 @@ func cmdBench(env *cmdEnv, args []string) error {
 			boards = append(boards, b)
 		}
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return exitError{2, err}
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread\n", len(boards), *depth, ev.name, *ttMiB)
 	var refs [][]search.MoveScore
 	if *loss {
@@ -197,4 +191,24 @@ func moveLoss(values []search.MoveScore, move board.Square) float64 {
 		return 0
 	}
 	return best - got
+}
+
+// startCPUProfile starts a CPU profile written to path (none when path is empty) and returns
+// the function that stops it.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, exitError{2, err}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, exitError{2, err}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -112,6 +112,16 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			default:
 				err = fmt.Errorf("want on or off")
 			}
+		case "wldrefine":
+			// Measurement: off plays the solver's first winning move where a win/loss/draw
+			// proof picks the move, instead of the midgame's best winning one.
+			switch v {
+			case "on":
+			case "off":
+				sp.cfg.NoWLDRefine = true
+			default:
+				err = fmt.Errorf("want on or off")
+			}
 		case "mpc", "pvs", "prev":
 			var on bool
 			switch v {
@@ -130,7 +140,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPrevOrder = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, probable, solvebudget, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, solvebudget, wldrefine, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

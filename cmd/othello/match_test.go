@@ -240,6 +240,19 @@ func FuzzReadOpenings(f *testing.F) {
 	})
 }
 
+func TestParseEngineSpecWLDRefine(t *testing.T) {
+	sp, err := parseEngineSpec("depth=8,wldrefine=off")
+	if err != nil || !sp.cfg.NoWLDRefine {
+		t.Fatalf("wldrefine=off: %+v, %v", sp.cfg, err)
+	}
+	if sp, err := parseEngineSpec("depth=8,wldrefine=on"); err != nil || sp.cfg.NoWLDRefine {
+		t.Fatalf("wldrefine=on: %+v, %v", sp.cfg, err)
+	}
+	if _, err := parseEngineSpec("depth=8,wldrefine=maybe"); err == nil {
+		t.Fatal("wldrefine=maybe: no error")
+	}
+}
+
 func FuzzParseEngineSpec(f *testing.F) {
 	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
 	f.Add("depth=,=,,")

@@ -34,6 +34,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	noLast4 := fs.Bool("no-last4", false, "measurement: the generic search down to the last empty square")
 	sel := fs.Int("sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the solves to this file (go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. Options:\n")
 		fs.PrintDefaults()
@@ -93,6 +94,12 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	opt.Parity = !*noParity
 	opt.Last4 = !*noLast4
 	opt.Aspiration = !*noAsp
+
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 
 	alpha, beta := -64, 64
 	if *wld {

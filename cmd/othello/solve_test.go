@@ -45,6 +45,20 @@ func TestSolveCommand(t *testing.T) {
 	}
 }
 
+func TestSolveCommandProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	code, out, errs := runSolve(t, ffo1, "--hash", "8", "--cpuprofile", prof)
+	if code != 0 || !strings.Contains(out, "0 wrong") {
+		t.Fatalf("--cpuprofile: exit %d\n%s\n%s", code, out, errs)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Fatalf("--cpuprofile wrote no profile: %v", err)
+	}
+	if code, _, _ := runSolve(t, ffo1, "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p")); code != 2 {
+		t.Fatalf("--cpuprofile into a missing directory: exit %d, want 2", code)
+	}
+}
+
 func TestSolveCommandProbable(t *testing.T) {
 	code, out, errs := runSolve(t, ffo1, "--sel", "5", "--hash", "8")
 	if code != 0 || !strings.Contains(out, "probable (73% cuts) exact") || !strings.Contains(out, "total: 1 positions") {
