@@ -514,6 +514,50 @@ func TestTimeControlProvesWLD(t *testing.T) {
 	t.Logf("%d of 8 positions proved", proofs)
 }
 
+// TestBandFitsBudget: under time control the probable band and the win/loss/draw band only
+// take a position whose typical solve fits the move's budget; the others keep the whole
+// midgame search. At 25 ms a move the probable band stays 15-18 empties; under a clock with a
+// 51 ms solving budget it reaches 19 but not 20, which searches to its full depth.
+func TestBandFitsBudget(t *testing.T) {
+	lim25, tp25 := Limits{MoveTime: 25 * time.Millisecond}, timePlan{hard: 24 * time.Millisecond, solve: 24 * time.Millisecond}
+	for empties := 15; empties <= 18; empties++ {
+		if p := planSearch(lim25, tp25, empties, defaultProbableBand); !p.probable {
+			t.Errorf("25 ms, %d empties: plan %+v, want probable solves", empties, p)
+		}
+	}
+	clock := Limits{Remaining: 140 * time.Millisecond}
+	tp := timePlan{soft: 17 * time.Millisecond, hard: 34 * time.Millisecond, solve: 51 * time.Millisecond}
+	if p := planSearch(clock, tp, 19, defaultProbableBand); !p.probable || p.maxDepth > 7 {
+		t.Errorf("51 ms budget, 19 empties: plan %+v, want probable solves after depth 7 at most", p)
+	}
+	if p := planSearch(clock, tp, 20, defaultProbableBand); p.probable || p.wldOnly || p.solve || p.maxDepth != 20 {
+		t.Errorf("51 ms budget, 20 empties: plan %+v, want the midgame search to depth 20", p)
+	}
+	// Without the probable band (no pattern evaluation) the win/loss/draw band is gated the
+	// same way by the proof's time.
+	if p := planSearch(clock, tp, 20, 0); p.wldOnly || p.maxDepth != 20 {
+		t.Errorf("51 ms budget, 20 empties, no probable band: plan %+v, want the midgame search", p)
+	}
+	tp.solve = 60 * time.Millisecond
+	if p := planSearch(clock, tp, 20, 0); !p.wldOnly {
+		t.Errorf("60 ms budget, 20 empties, no probable band: plan %+v, want a win/loss/draw proof", p)
+	}
+	// A depth level with no clock keeps its proof whatever it costs.
+	if p := planSearch(Limits{Depth: 10}, timePlan{}, 22, 0); !p.wldOnly {
+		t.Errorf("depth 10 at 22 empties: plan %+v, want a win/loss/draw proof", p)
+	}
+	for _, c := range []struct {
+		empties int
+		budget  time.Duration
+		want    bool
+	}{{12, time.Millisecond, false}, {12, 6 * time.Millisecond, true}, {22, 299 * time.Millisecond, false}, {22, 300 * time.Millisecond, true},
+		{24, time.Second, false}, {24, 1200 * time.Millisecond, true}, {60, 1 << 62, false}} {
+		if got := bandFits(probableMedian[:], c.empties, c.budget); got != c.want {
+			t.Errorf("bandFits(probable, %d, %v) = %v, want %v", c.empties, c.budget, got, c.want)
+		}
+	}
+}
+
 // TestRefineWLD checks the result proof of the move to play against minimax: on positions of
 // 8 to 10 empties with the root moves in a random order, refineWLD finishes, its first move has
 // the best result, and it is the first move of the given order with that result; every proven
