@@ -103,26 +103,10 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "solvebudget":
-			// Measurement: off gives a solving move no more than any other move's share.
-			switch v {
-			case "on":
-			case "off":
-				sp.cfg.NoSolveBudget = true
-			default:
-				err = fmt.Errorf("want on or off")
-			}
-		case "wldrefine":
-			// Measurement: off plays the solver's first winning move where a win/loss/draw
-			// proof picks the move, instead of the midgame's best winning one.
-			switch v {
-			case "on":
-			case "off":
-				sp.cfg.NoWLDRefine = true
-			default:
-				err = fmt.Errorf("want on or off")
-			}
-		case "mpc", "pvs", "prev":
+		case "mpc", "pvs", "prev", "solvebudget", "wldrefine":
+			// Measurement switches. solvebudget=off gives a solving move no more than any
+			// other move's share of the clock; wldrefine=off plays the solver's first winning
+			// move where a win/loss/draw proof picks the move, not the midgame's best one.
 			var on bool
 			switch v {
 			case "on":
@@ -138,6 +122,10 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPVS = !on
 			case "prev":
 				sp.cfg.NoPrevOrder = !on
+			case "solvebudget":
+				sp.cfg.NoSolveBudget = !on
+			case "wldrefine":
+				sp.cfg.NoWLDRefine = !on
 			}
 		default:
 			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, solvebudget, wldrefine, book)")
