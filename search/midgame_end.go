@@ -248,11 +248,11 @@ func orderByResult(rm []rootMove) {
 		}
 		return int(m.wldLo)
 	}
-	any := false
+	proven := false
 	for i := range rm {
-		any = any || rm[i].wldKnown
+		proven = proven || rm[i].wldKnown
 	}
-	if !any {
+	if !proven {
 		return
 	}
 	sort.SliceStable(rm, func(a, b int) bool { return key(&rm[a]) > key(&rm[b]) })
