@@ -54,6 +54,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	file := fs.String("file", "", "search the positions of this .obf-style file (one per line; anything after the side to move is ignored) instead of the built-in set")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the searches to this file (go tool pprof)")
 	maxFile := fs.Int("n", 100, "with -file: use at most this many positions")
+	moveTime := fs.Duration("movetime", 0, "with -file whose positions carry every move's exact score (solve -all-moves writes such files): search each position for this time a move with -sel and print the loss of the chosen moves against those scores (mean discs, worse moves, moves that lose a result)")
 	loss := fs.Bool("loss", false, "also value every move of each position by a full-width search to the same depth and print each run's mean loss: the best move's value minus the chosen move's, in discs (what the selective cuts cost in move choice)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
@@ -81,6 +82,12 @@ func cmdBench(env *cmdEnv, args []string) error {
 	}
 	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight}
 	ev.configure(&base)
+	if *moveTime != 0 {
+		if *file == "" || *moveTime < 0 {
+			return exitError{2, fmt.Errorf("-movetime needs a positive time and -file with move scores")}
+		}
+		return benchMoveQuality(env, base, *file, *maxFile, *moveTime, *sel)
+	}
 	variants := []benchVariant{{"as given", base, *sel}}
 	if *table {
 		mpcLevel := *sel
@@ -211,4 +218,59 @@ func startCPUProfile(path string) (func(), error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// benchMoveQuality searches each position of path that has move scores for moveTime at
+// selectivity sel and compares the chosen move with the scores: the mean loss in discs (best
+// score minus the chosen move's), the moves that lose discs, and the result errors (a win
+// turned into a draw or a loss, a draw into a loss).
+func benchMoveQuality(env *cmdEnv, cfg search.Config, path string, n int, moveTime time.Duration, sel int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return exitError{2, err}
+	}
+	problems, err := search.ParseProblems(f)
+	f.Close()
+	if err != nil {
+		return exitError{2, fmt.Errorf("%s: %v", path, err)}
+	}
+	e := search.NewEngine(cfg)
+	class := func(v int) int { return min(max(v, -1), 1) }
+	var count, worse, resultErrors int
+	var lossSum int
+	var elapsed time.Duration
+	for _, pr := range problems {
+		if count >= n {
+			break
+		}
+		best, ok := pr.Best()
+		if !ok || pr.Board.LegalMoves() == 0 {
+			continue
+		}
+		r := e.Search(context.Background(), pr.Board, search.Limits{MoveTime: moveTime, Selectivity: sel}, nil)
+		chosen, found := 0, false
+		for _, m := range pr.Scores {
+			if m.Move == r.Move {
+				chosen, found = m.Score, true
+			}
+		}
+		if !found {
+			return exitError{2, fmt.Errorf("%s line %d: the file has no score for the chosen move %v (write the file with solve -all-moves)", path, pr.Line, r.Move)}
+		}
+		count++
+		elapsed += r.Elapsed
+		lossSum += best - chosen
+		if chosen < best {
+			worse++
+		}
+		if class(chosen) < class(best) {
+			resultErrors++
+		}
+	}
+	if count == 0 {
+		return exitError{2, fmt.Errorf("%s: no position with a move to play and move scores", path)}
+	}
+	fmt.Fprintf(env.stdout, "move quality: %d positions, %v a move, selectivity %d: mean loss %.3f discs, %d worse moves, %d result errors, %.1f ms a move\n",
+		count, moveTime, sel, float64(lossSum)/float64(count), worse, resultErrors, elapsed.Seconds()*1000/float64(count))
+	return nil
 }

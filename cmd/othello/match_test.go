@@ -240,6 +240,30 @@ func FuzzReadOpenings(f *testing.F) {
 	})
 }
 
+// bench -movetime measures move quality against a file of exact move scores.
+func TestBenchMoveQuality(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "q.obf")
+	if err := os.WriteFile(file, []byte(ffo1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "", "bench", "-file", file, "-movetime", "20ms", "-sel", "5", "-tt", "1")
+	if code != 0 || !strings.Contains(out, "move quality: 1 positions, 20ms a move, selectivity 5: mean loss ") {
+		t.Fatalf("bench -movetime: code %d out %s err %s", code, out, errOut)
+	}
+	// Only a bad move scored: the engine's choice has no score in the file.
+	partial := strings.SplitN(ffo1, ";", 2)[0] + "; G2:-24;\n"
+	if err := os.WriteFile(file, []byte(partial), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut = runCmd(t, "", "bench", "-file", file, "-movetime", "20ms", "-tt", "1"); code != 2 || !strings.Contains(errOut, "no score for the chosen move") {
+		t.Fatalf("partial scores: code %d err %s", code, errOut)
+	}
+	if code, _, _ = runCmd(t, "", "bench", "-movetime", "20ms"); code != 2 {
+		t.Fatalf("-movetime without -file: code %d, want 2", code)
+	}
+}
+
 func TestParseEngineSpecWLDRefine(t *testing.T) {
 	sp, err := parseEngineSpec("depth=8,wldrefine=off")
 	if err != nil || !sp.cfg.NoWLDRefine {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,8 @@ type solveOutcome struct {
 	index   int
 	res     search.SolveResult
 	elapsed time.Duration
-	cpu     time.Duration // CPU time of the whole process meanwhile (see cpuTime)
+	cpu     time.Duration           // CPU time of the whole process meanwhile (see cpuTime)
+	moves   []search.MoveScoreKnown // with --all-moves: every move's exact score, best first
 }
 
 func cmdSolve(env *cmdEnv, args []string) error {
@@ -35,6 +37,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	sel := fs.Int("sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the solves to this file (go tool pprof)")
+	allMoves := fs.String("all-moves", "", "also solve every legal move of each position exactly, check them against the file's move scores, and write the positions with all their move scores (best first, Edax's .obf form) to this file")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. Options:\n")
 		fs.PrintDefaults()
@@ -95,6 +98,16 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	opt.Last4 = !*noLast4
 	opt.Aspiration = !*noAsp
 
+	if *allMoves != "" && (*wld || *sel > 0) {
+		return exitError{2, fmt.Errorf("--all-moves solves exactly: not with --wld or --sel")}
+	}
+	var movesOut *os.File
+	if *allMoves != "" {
+		if movesOut, err = os.Create(*allMoves); err != nil {
+			return exitError{2, err}
+		}
+		defer movesOut.Close()
+	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
@@ -136,9 +149,15 @@ func cmdSolve(env *cmdEnv, args []string) error {
 				}
 				start, cpu := time.Now(), cpuTime()
 				res := s.Solve(pr.Board.P, pr.Board.O, alpha, beta)
+				var moves []search.MoveScoreKnown
+				if movesOut != nil {
+					var nodes uint64
+					moves, nodes = solveAllMoves(s, pr.Board)
+					res.Nodes += nodes
+				}
 				el, cpuEl := time.Since(start), cpuTime()-cpu
 				close(done)
-				results[i] <- solveOutcome{index: selected[i], res: res, elapsed: el, cpu: cpuEl}
+				results[i] <- solveOutcome{index: selected[i], res: res, elapsed: el, cpu: cpuEl, moves: moves}
 			}
 		}()
 	}
@@ -172,6 +191,15 @@ func cmdSolve(env *cmdEnv, args []string) error {
 				verdict = "  WRONG"
 			}
 		}
+		if movesOut != nil {
+			if bad := movesDisagree(out.moves, pr.Scores); bad != "" && verdict == "" {
+				wrong++
+				verdict = "  WRONG " + bad
+			}
+			if _, err := fmt.Fprintln(movesOut, obfWithMoves(pr.Board, out.moves)); err != nil {
+				return exitError{2, err}
+			}
+		}
 		scoreText := fmt.Sprintf("%+d", res.Score)
 		if *wld {
 			scoreText = wldText(res.Score)
@@ -190,6 +218,59 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
 	}
 	return nil
+}
+
+// solveAllMoves solves every legal move of b exactly (a forced pass as one move, board.NoSquare)
+// and returns the scores from b's side, best first, with the nodes spent.
+func solveAllMoves(s *search.Solver, b board.Board) ([]search.MoveScoreKnown, uint64) {
+	var out []search.MoveScoreKnown
+	var nodes uint64
+	if b.GameOver() {
+		return nil, 0
+	}
+	moves := b.LegalMoves()
+	if moves == 0 {
+		r := s.Solve(b.P, b.O, -64, 64)
+		return []search.MoveScoreKnown{{Move: board.NoSquare, Score: r.Score}}, r.Nodes
+	}
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		child := b
+		child.Make(sq)
+		r := s.Solve(child.P, child.O, -64, 64)
+		nodes += r.Nodes
+		out = append(out, search.MoveScoreKnown{Move: sq, Score: -r.Score})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nodes
+}
+
+// movesDisagree names the first move whose score in known differs from the solved ones
+// ("" when they all agree).
+func movesDisagree(solved, known []search.MoveScoreKnown) string {
+	for _, k := range known {
+		for _, m := range solved {
+			if m.Move == k.Move && m.Score != k.Score {
+				return fmt.Sprintf("%v %+d (file %+d)", m.Move, m.Score, k.Score)
+			}
+		}
+	}
+	return ""
+}
+
+// obfWithMoves is b in .obf form followed by its move scores: "...; G8:+18; H1:+12;".
+func obfWithMoves(b board.Board, moves []search.MoveScoreKnown) string {
+	var sb strings.Builder
+	sb.WriteString(b.OBF())
+	sb.WriteString(";")
+	for _, m := range moves {
+		name := "PA"
+		if m.Move != board.NoSquare {
+			name = strings.ToUpper(m.Move.String())
+		}
+		fmt.Fprintf(&sb, " %s:%+d;", name, m.Score)
+	}
+	return sb.String()
 }
 
 // reportProgress writes a progress line on stderr every interval until done is closed.

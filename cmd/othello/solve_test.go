@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/othellogo/othello/search"
 )
 
 func runSolve(t *testing.T, text string, args ...string) (int, string, string) {
@@ -56,6 +58,43 @@ func TestSolveCommandProfile(t *testing.T) {
 	}
 	if code, _, _ := runSolve(t, ffo1, "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p")); code != 2 {
 		t.Fatalf("--cpuprofile into a missing directory: exit %d, want 2", code)
+	}
+}
+
+func TestSolveCommandAllMoves(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "all.obf")
+	code, text, errs := runSolve(t, ffo1, "--hash", "8", "--all-moves", out)
+	if code != 0 || !strings.Contains(text, "0 wrong") {
+		t.Fatalf("--all-moves: exit %d\n%s\n%s", code, text, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every move solved again must give the FFO file's scores, best first.
+	written, err := search.ParseProblems(strings.NewReader(string(data)))
+	if err != nil || len(written) != 1 || len(written[0].Scores) != 8 {
+		t.Fatalf("written file %q: %v", data, err)
+	}
+	want, _ := search.ParseProblems(strings.NewReader(ffo1))
+	for i, m := range written[0].Scores {
+		if i > 0 && m.Score > written[0].Scores[i-1].Score {
+			t.Fatalf("not best first: %q", data)
+		}
+		found := false
+		for _, k := range want[0].Scores {
+			found = found || (k.Move == m.Move && k.Score == m.Score)
+		}
+		if !found {
+			t.Fatalf("move %v %+d is not in the FFO file", m.Move, m.Score)
+		}
+	}
+	wrong := strings.Replace(ffo1, "H1:+12", "H1:+14", 1)
+	if code, text, _ = runSolve(t, wrong, "--hash", "8", "--all-moves", out); code != 3 || !strings.Contains(text, "WRONG h1 +12 (file +14)") {
+		t.Fatalf("a wrong move score: exit %d\n%s", code, text)
+	}
+	if code, _, _ = runSolve(t, ffo1, "--wld", "--all-moves", out); code != 2 {
+		t.Fatalf("--all-moves with --wld: exit %d, want 2", code)
 	}
 }
 
