@@ -225,14 +225,9 @@ func startCPUProfile(path string) (func(), error) {
 // score minus the chosen move's), the moves that lose discs, and the result errors (a win
 // turned into a draw or a loss, a draw into a loss).
 func benchMoveQuality(env *cmdEnv, cfg search.Config, path string, n int, moveTime time.Duration, sel int) error {
-	f, err := os.Open(path)
+	problems, err := readProblems(path)
 	if err != nil {
-		return exitError{2, err}
-	}
-	problems, err := search.ParseProblems(f)
-	f.Close()
-	if err != nil {
-		return exitError{2, fmt.Errorf("%s: %v", path, err)}
+		return err
 	}
 	e := search.NewEngine(cfg)
 	class := func(v int) int { return min(max(v, -1), 1) }

@@ -64,14 +64,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *hashMiB < 0 || *hashMiB > 1<<16 {
 		return exitError{2, fmt.Errorf("--hash %d: want 0 to 65536 MiB", *hashMiB)}
 	}
-	f, err := os.Open(path)
+	problems, err := readProblems(path)
 	if err != nil {
-		return exitError{2, err}
-	}
-	problems, err := search.ParseProblems(f)
-	f.Close()
-	if err != nil {
-		return exitError{2, fmt.Errorf("%s: %v", path, err)}
+		return err
 	}
 	if *first <= 0 {
 		*first = firstNumber(path)
@@ -218,6 +213,21 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
 	}
 	return nil
+}
+
+// readProblems reads an .obf file of positions with their optional move scores; errors are
+// usage errors (exit status 2) naming the file.
+func readProblems(path string) ([]search.Problem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, exitError{2, err}
+	}
+	defer f.Close()
+	problems, err := search.ParseProblems(f)
+	if err != nil {
+		return nil, exitError{2, fmt.Errorf("%s: %v", path, err)}
+	}
+	return problems, nil
 }
 
 // solveAllMoves solves every legal move of b exactly (a forced pass as one move, board.NoSquare)
