@@ -431,12 +431,8 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	}
 	if plan.wldOnly && !e.stopped {
 		switch {
-		case n > 1:
+		case n > 1 || e.cfg.NoWLDRefine:
 			if e.solveRoot(rm, n, true) {
-				report(empties, false, true, 100)
-			}
-		case e.cfg.NoWLDRefine:
-			if e.solveRoot(rm, 1, true) {
 				report(empties, false, true, 100)
 			}
 		default:

@@ -233,8 +233,6 @@ func readProblems(path string) ([]search.Problem, error) {
 // solveAllMoves solves every legal move of b exactly (a forced pass as one move, board.NoSquare)
 // and returns the scores from b's side, best first, with the nodes spent.
 func solveAllMoves(s *search.Solver, b board.Board) ([]search.MoveScoreKnown, uint64) {
-	var out []search.MoveScoreKnown
-	var nodes uint64
 	if b.GameOver() {
 		return nil, 0
 	}
@@ -243,6 +241,8 @@ func solveAllMoves(s *search.Solver, b board.Board) ([]search.MoveScoreKnown, ui
 		r := s.Solve(b.P, b.O, -64, 64)
 		return []search.MoveScoreKnown{{Move: board.NoSquare, Score: r.Score}}, r.Nodes
 	}
+	var out []search.MoveScoreKnown
+	var nodes uint64
 	for m := moves; m != 0; m &= m - 1 {
 		sq := board.FirstSquare(m)
 		child := b
