@@ -1,13 +1,42 @@
 package board
 
+import (
+	"os"
+	"strings"
+)
+
 // On x86-64 processors with AVX2 (nearly all since 2015) LegalMoves runs the four axis pairs
 // of its fill in the four lanes of one vector register (moves_amd64.s): 4.0 ns a call against
 // 10.9 for legalMovesGo (BenchmarkLegalMoves), 0.87x the time of `othello bench` and of the
 // endgame solver. Elsewhere, and where the processor lacks AVX2, legalMovesGo runs; the two
 // are tested against each other (TestLegalMovesAVX2).
 
-// hasAVX2 is set once at start-up.
-var hasAVX2 = cpuHasAVX2()
+// hasAVX2 is set once at start-up: the processor's answer, unless GODEBUG turns AVX2 off the
+// way the Go runtime reads it (cpu.avx2=off or cpu.all=off), which also gives a benchmark of
+// the Go fill in the same binary.
+var hasAVX2 = cpuHasAVX2() && !godebugOff(os.Getenv("GODEBUG"))
+
+// godebugOff reports whether a GODEBUG setting turns AVX2 off.
+func godebugOff(godebug string) bool {
+	off := false
+	for _, kv := range strings.Split(godebug, ",") {
+		switch strings.TrimSpace(kv) {
+		case "cpu.avx2=off", "cpu.all=off":
+			off = true
+		case "cpu.avx2=on":
+			off = false
+		}
+	}
+	return off
+}
+
+// MoveGeneration names the move generation in use: "AVX2" or "Go".
+func MoveGeneration() string {
+	if hasAVX2 {
+		return "AVX2"
+	}
+	return "Go"
+}
 
 func cpuHasAVX2() bool
 

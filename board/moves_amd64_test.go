@@ -57,3 +57,20 @@ func TestLegalMovesAVX2(t *testing.T) {
 }
 
 func BenchmarkLegalMovesGo(b *testing.B) { benchMoveGen(b, legalMovesGo) }
+
+func TestGodebugOff(t *testing.T) {
+	for _, c := range []struct {
+		godebug string
+		off     bool
+	}{
+		{"", false},
+		{"cpu.avx2=off", true},
+		{"madvdontneed=1, cpu.all=off", true},
+		{"cpu.avx2=off,cpu.avx2=on", false},
+		{"cpu.avx=off", false},
+	} {
+		if got := godebugOff(c.godebug); got != c.off {
+			t.Errorf("GODEBUG %q: off %v, want %v", c.godebug, got, c.off)
+		}
+	}
+}

@@ -127,7 +127,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread\n", len(boards), *depth, ev.name, *ttMiB)
+	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread, %s move generation\n", len(boards), *depth, ev.name, *ttMiB, board.MoveGeneration())
 	var refs [][]search.MoveScore
 	if *loss {
 		refCfg := base
