@@ -13,8 +13,8 @@ const (
 )
 
 // legalMovesGo is LegalMoves in Go: the parallel-prefix (Kogge-Stone) fill in the four axis
-// pairs, two shifts at a time. Builds for x86-64-v3 (GOAMD64=v3) run the same fill in AVX2
-// (moves_amd64.s), tested against this one.
+// pairs, two shifts at a time. On x86-64 processors with AVX2, LegalMoves runs the same fill
+// in vector registers instead (moves_amd64.s), tested against this one.
 func legalMovesGo(p, o uint64) uint64 {
 	// The four axes are written out with constant shifts: a shared helper with the shift as
 	// an argument is not inlined, and Go's variable shifts carry a range check
