@@ -488,6 +488,8 @@ func depthWords(in search.Info) string {
 	switch {
 	case in.Exact:
 		return "exact"
+	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:
+		return fmt.Sprintf("win/loss/draw@%d%%", in.Selectivity)
 	case in.WLD:
 		return "win/loss/draw"
 	}

@@ -256,6 +256,7 @@ func TestDepthString(t *testing.T) {
 		{search.Info{Depth: 12, Selectivity: 100}, "12"},
 		{search.Info{Depth: 20, Exact: true}, "100%"},
 		{search.Info{Depth: 20, WLD: true}, "100%W"},
+		{search.Info{Depth: 21, WLD: true, Selectivity: 73}, "73%W"},
 		{search.Info{Depth: 16, Selectivity: 73}, "16@73%"},
 		{search.Info{Depth: 10}, "10"},
 	}

@@ -200,12 +200,14 @@ func pvWords(pv []board.Square) string {
 }
 
 // depthString is the depth as NBoard shows it: "100%" for an exact endgame solve, "100%W"
-// for a win/loss/draw proof, else the depth, with the confidence of its cuts when selective
+// for a win/loss/draw proof ("73%W" for a probable one), else the depth, with the confidence of its cuts when selective
 // ("16@73%", Edax's form; the protocol allows anything after the leading integer).
 func depthString(in search.Info) string {
 	switch {
 	case in.Exact:
 		return "100%"
+	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:
+		return fmt.Sprintf("%d%%W", in.Selectivity) // a probable result (a depth level's band)
 	case in.WLD:
 		return "100%W"
 	case in.Selectivity > 0 && in.Selectivity < 100:

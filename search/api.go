@@ -27,6 +27,9 @@ type Limits struct {
 	// endgame exactly, in place of the choice made from the depth and the time (a GUI's
 	// "endgame level"; a solve that runs out of time still falls back on the midgame result).
 	ExactEmpties int
+	// WLDEmpties, with ExactEmpties, is the most empties at which the search proves
+	// win/loss/draw after its midgame iterations (0: none above ExactEmpties).
+	WLDEmpties int
 }
 
 // Info reports progress: one per completed iteration, and when the best move changes.

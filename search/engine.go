@@ -48,6 +48,9 @@ type Config struct {
 	// NoSolveBudget: under a game clock, a solving move gets the same hard limit as any other
 	// (a third of the usable clock at most) instead of half (measurement).
 	NoSolveBudget bool
+	// WLDLevel overrides the solver selectivity of the win/loss/draw band above the exact
+	// solve (0: the plan's, see levelWLDSelectivity; negative: proofs; measurement).
+	WLDLevel int
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
 }
@@ -430,10 +433,18 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		}
 	}
 	if plan.wldOnly && !e.stopped {
+		// A depth level's band is probable (plan.wldLevel): the solver's cuts at that
+		// confidence, reported with it.
+		level := plan.wldLevel
+		if e.cfg.WLDLevel != 0 {
+			level = max(e.cfg.WLDLevel, 0)
+		}
+		e.solver.SetSelectivity(level)
+		wldSel := SelectivityPercent(level)
 		switch {
 		case n > 1 || e.cfg.NoWLDRefine:
 			if e.solveRoot(rm, n, true) {
-				report(empties, false, true, 100)
+				report(empties, false, true, wldSel)
 			}
 		default:
 			// The move to play: proven in the midgame's ranking, so that among the moves
@@ -441,11 +452,12 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			if _, done := e.refineWLD(rm); done {
 				rm[0].score, rm[0].exact = int(rm[0].wldLo)*e.scale, true
 				rm[0].pv = []board.Square{rm[0].sq}
-				report(empties, false, true, 100)
+				report(empties, false, true, wldSel)
 			} else if len(out) > 0 {
 				report(out[0].Depth, false, false, out[0].Selectivity)
 			}
 		}
+		e.solver.SetSelectivity(0)
 	}
 	if plan.solve && !e.stopped {
 		if plan.wldFirst {

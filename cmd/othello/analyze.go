@@ -124,6 +124,8 @@ func depthLabel(in search.Info) string {
 	switch {
 	case in.Exact:
 		return fmt.Sprintf("exact %d", in.Depth)
+	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:
+		return fmt.Sprintf("wld %d@%d%%", in.Depth, in.Selectivity)
 	case in.WLD:
 		return fmt.Sprintf("wld %d", in.Depth)
 	case in.Selectivity < 100:

@@ -60,6 +60,23 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if err == nil && (sp.lim.ExactEmpties < 1 || sp.lim.ExactEmpties > 60) {
 				err = fmt.Errorf("want 1-60")
 			}
+		case "wld":
+			// With end=N: prove win/loss/draw from this many empties down to N+1.
+			sp.lim.WLDEmpties, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.WLDEmpties < 1 || sp.lim.WLDEmpties > 60) {
+				err = fmt.Errorf("want 1-60")
+			}
+		case "wldsel":
+			// Measurement: the win/loss/draw band's solver selectivity (0: proofs).
+			var l int
+			l, err = strconv.Atoi(v)
+			if err == nil && (l < 0 || l > search.MaxSelectivity) {
+				err = fmt.Errorf("want 0-%d", search.MaxSelectivity)
+			}
+			sp.cfg.WLDLevel = l
+			if l == 0 {
+				sp.cfg.WLDLevel = -1
+			}
 		case "time":
 			sp.lim.MoveTime, err = time.ParseDuration(v)
 			if err == nil && sp.lim.MoveTime <= 0 {
@@ -128,7 +145,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoWLDRefine = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, solvebudget, wldrefine, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, wld, wldsel, solvebudget, wldrefine, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

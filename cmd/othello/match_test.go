@@ -88,6 +88,9 @@ func TestMatchErrors(t *testing.T) {
 		{"match", "-a", "handover=31"},
 		{"match", "-b", "probable=-1"},
 		{"match", "-a", "leafsolve=21"},
+		{"match", "-a", "wld=0"},
+		{"match", "-a", "wldsel=6"},
+		{"match", "-a", "wldsel=x"},
 		{"match", "-openings", "testdata/does-not-exist.txt"},
 		{"match", "-concurrency", "0"},
 	} {
@@ -282,6 +285,7 @@ func FuzzParseEngineSpec(f *testing.F) {
 	f.Add("depth=,=,,")
 	f.Add("time=25ms,sel=5,handover=-1,probable=4")
 	f.Add("depth=4,leafsolve=-1")
+	f.Add("depth=12,end=18,wld=22,wldsel=3")
 	f.Fuzz(func(t *testing.T, text string) {
 		parseEngineSpec(text)
 	})

@@ -1,0 +1,91 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"github.com/othellogo/othello/eval"
+)
+
+// TestDepthLevelPlan checks the endgame plan of depth levels: from levelProbableDepth up a
+// level solves exactly from levelExact empties and finds the probable win/loss/draw result
+// above it up to levelWLDTop; lower levels keep the exact solve at twice the depth and the
+// proof two empties above it; an explicit exact-solve point turns the probable band into
+// proofs.
+func TestDepthLevelPlan(t *testing.T) {
+	for _, c := range []struct {
+		depth, empties int
+		solve, wld     bool
+		wldLevel       int
+	}{
+		{12, 24, false, false, 0},
+		{12, levelWLDTop, false, true, levelWLDSelectivity},
+		{12, levelExact + 1, false, true, levelWLDSelectivity},
+		{12, levelExact, true, false, 0},
+		{levelProbableDepth, 20, false, true, levelWLDSelectivity},
+		{levelProbableDepth - 1, 20, false, true, 0}, // exact from 18, proofs at 19-20
+		{levelProbableDepth - 1, 21, false, false, 0},
+		{8, 18, false, true, 0},
+		{8, 16, true, false, 0},
+	} {
+		p := planSearch(Limits{Depth: c.depth, Selectivity: 5}, timePlan{}, c.empties, 0)
+		if p.solve != c.solve || p.wldOnly != c.wld || p.wldLevel != c.wldLevel {
+			t.Errorf("depth %d at %d empties: plan %+v, want solve %v, wld %v at level %d", c.depth, c.empties, p, c.solve, c.wld, c.wldLevel)
+		}
+		if c.wld && p.maxDepth != min(c.depth, c.empties) {
+			t.Errorf("depth %d at %d empties: midgame to depth %d before the band's solve, want %d", c.depth, c.empties, p.maxDepth, min(c.depth, c.empties))
+		}
+	}
+	if p := planSearch(Limits{Depth: 12, ExactEmpties: 18, WLDEmpties: 22}, timePlan{}, 22, 0); !p.wldOnly || p.wldLevel != 0 {
+		t.Errorf("depth 12, exact 18, proofs to 22, at 22 empties: plan %+v, want a proof", p)
+	}
+	if p := planSearch(Limits{Depth: 12, ExactEmpties: 18}, timePlan{}, 20, 0); p.wldOnly || p.solve {
+		t.Errorf("depth 12, exact 18, at 20 empties: plan %+v, want the midgame search alone", p)
+	}
+}
+
+// TestDepthLevelProbableWLD runs a level's probable band end to end: at 19 empties a depth-10
+// search reports a win/loss/draw result at 73% and plays a legal move; the result agrees with
+// the exact score on nearly every position (a cut at 73% can err, so a few may differ, but a
+// band that ignored its search would miss half of them), and with the band's proofs instead
+// (Config.WLDLevel -1) on every one.
+func TestDepthLevelProbableWLD(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probable := NewEngine(Config{TTMiB: 2, SolverMiB: 4, Eval: ev})
+	proof := NewEngine(Config{TTMiB: 2, SolverMiB: 4, Eval: ev, WLDLevel: -1})
+	s := NewSolver(4)
+	sign := func(x int) int { return clampSign(x, true) }
+	lim := Limits{Depth: levelProbableDepth, Selectivity: 5}
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	agree, decided := 0, 0
+	for i, b := range randomPositions(31, n, levelExact+1) {
+		want := s.Solve(b.P, b.O, -64, 64).Score
+		r := probable.Search(context.Background(), b, lim, nil)
+		if !b.IsLegal(r.Move) {
+			t.Fatalf("position %d: illegal move %s", i, r.Move)
+		}
+		if !r.WLD || r.Exact || r.Selectivity != SelectivityPercent(levelWLDSelectivity) {
+			t.Fatalf("position %d: depth %d at %d empties reports %+v, want a win/loss/draw result at %d%%", i, lim.Depth, levelExact+1, r.Info, SelectivityPercent(levelWLDSelectivity))
+		}
+		if want != 0 {
+			decided++
+			if sign(int(r.Score)) == sign(want) {
+				agree++
+			}
+		}
+		rp := proof.Search(context.Background(), b, lim, nil)
+		if !rp.WLD || rp.Selectivity != 100 || sign(int(rp.Score)) != sign(want) {
+			t.Fatalf("position %d: the band's proof reports %+v, the exact score is %d", i, rp.Info, want)
+		}
+	}
+	if decided > 0 && agree*4 < decided*3 {
+		t.Errorf("probable win/loss/draw results agree with the exact score on %d of %d decided positions", agree, decided)
+	}
+	t.Logf("probable results agree with the exact score on %d of %d decided positions", agree, decided)
+}
