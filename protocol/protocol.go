@@ -200,8 +200,9 @@ func pvWords(pv []board.Square) string {
 }
 
 // depthString is the depth as NBoard shows it: "100%" for an exact endgame solve, "100%W"
-// for a win/loss/draw proof ("73%W" for a probable one), else the depth, with the confidence of its cuts when selective
-// ("16@73%", Edax's form; the protocol allows anything after the leading integer).
+// for a win/loss/draw proof ("73%W" for a probable one), else the depth, with the confidence
+// of its cuts when selective ("16@73%", Edax's form; the protocol allows anything after the
+// leading integer).
 func depthString(in search.Info) string {
 	switch {
 	case in.Exact:

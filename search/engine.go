@@ -440,7 +440,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			level = max(e.cfg.WLDLevel, 0)
 		}
 		e.solver.SetSelectivity(level)
-		wldSel := SelectivityPercent(level)
+		wldSel := SelectivityPercent(e.solver.level) // 0 without the pattern evaluation
 		switch {
 		case n > 1 || e.cfg.NoWLDRefine:
 			if e.solveRoot(rm, n, true) {

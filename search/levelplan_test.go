@@ -79,6 +79,14 @@ func TestDepthLevelProbableWLD(t *testing.T) {
 				agree++
 			}
 		}
+		if i == 0 {
+			// Without the pattern evaluation the solver has no probable cuts: the band
+			// proves, and says so.
+			rm := NewEngine(Config{TTMiB: 2, SolverMiB: 4}).Search(context.Background(), b, lim, nil)
+			if !rm.WLD || rm.Selectivity != 100 || sign(int(rm.Score)) != sign(want) {
+				t.Fatalf("position %d, mobility evaluation: %+v, the exact score is %d", i, rm.Info, want)
+			}
+		}
 		rp := proof.Search(context.Background(), b, lim, nil)
 		if !rp.WLD || rp.Selectivity != 100 || sign(int(rp.Score)) != sign(want) {
 			t.Fatalf("position %d: the band's proof reports %+v, the exact score is %d", i, rp.Info, want)
