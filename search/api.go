@@ -37,7 +37,7 @@ type Info struct {
 	Depth       int     // midgame depth reached, or the number of empties for an endgame solve
 	Selectivity int     // percent confidence of the cuts: 100 means no selective cut was used
 	Exact       bool    // an exact endgame solve: Score is the final disc difference
-	WLD         bool    // a win/loss/draw result: only the sign of Score counts (a proof at Selectivity 100)
+	WLD         bool    // win/loss/draw: only Score's sign counts (a proof at Selectivity 100)
 	Score       float64 // in discs, from the side to move's view
 	Nodes       uint64
 	Elapsed     time.Duration
