@@ -72,8 +72,11 @@ type Solver struct {
 	sortDepth        int
 	etcEmpties       int
 	wMob, wPot, wPar int32
-	nodes            uint64
-	nextPoll         uint64
+	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
+	// hintEmpties empties where the solver's own table has none (noMove: no hint).
+	hint     func(p, o uint64) int
+	nodes    uint64
+	nextPoll uint64
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
 	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
 	evalNodes, nextEvalPoll uint64
@@ -148,6 +151,20 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	}
 	return s
 }
+
+// hintEmpties is the fewest empties at which the solver asks its move hint. An engine's hint is
+// the best move its midgame iterations stored for the position; from fewer empties those
+// entries come from shallow searches and order worse than the solver's own sort. On 100
+// positions at 22-23 empties of level-12 games, each searched by a fresh engine at depth 12
+// with its probable win/loss/draw band: hints from 20 empties 274 M nodes, from 18 289 M,
+// from 14 292 M, none 312 M; the same moves and results in all 100.
+const hintEmpties = 20
+
+// SetMoveHint installs a move hint for the nodes of at least hintEmpties empties that the
+// solver's table knows nothing of: hint returns a square to search first, or noMove (64) or
+// any square that is not a legal move for none. The hint only orders moves; the scores do not
+// depend on it (nil removes it).
+func (s *Solver) SetMoveHint(hint func(p, o uint64) int) { s.hint = hint }
 
 // SetStop installs a flag that another goroutine may set to end the current solve early; the
 // solver looks at it every few thousand nodes. nil removes it.
@@ -257,6 +274,9 @@ func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	ttMove := noMove
 	if e := s.ttEntry(p, o, empties); e != nil && e.move != noMove {
 		ttMove = int(e.move)
+	}
+	if ttMove == noMove && s.hint != nil && empties >= hintEmpties {
+		ttMove = s.hint(p, o)
 	}
 	if empties >= s.sortDeep {
 		s.sortByShallowSearch(&list, p, o, ttMove)

@@ -180,6 +180,9 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 			}
 		}
 	}
+	if ttMove == noMove && s.hint != nil && empties >= hintEmpties {
+		ttMove = s.hint(p, o)
+	}
 	if s.level > 0 && empties >= endMPCMin && s.opt.Eval != nil {
 		if v, ok := s.probCut(p, o, alpha, beta, empties); ok {
 			return v

@@ -48,6 +48,9 @@ type Config struct {
 	// NoSolveBudget: under a game clock, a solving move gets the same hard limit as any other
 	// (a third of the usable clock at most) instead of half (measurement).
 	NoSolveBudget bool
+	// NoSolverHint: the in-game solver does not order its nodes of 20 or more empties by the
+	// midgame tables' moves (midgameHint; measurement).
+	NoSolverHint bool
 	// WLDLevel overrides the solver selectivity of the win/loss/draw band above the exact
 	// solve (0: the plan's, see levelWLDSelectivity; negative: proofs; measurement).
 	WLDLevel int
@@ -99,6 +102,24 @@ type Engine struct {
 	pvLen        [maxPly]int
 }
 
+// midgameHint is the solver's move hint (Solver.SetMoveHint): the best move the midgame
+// iterations stored for the position, from the current table or the previous one. A band
+// solve at 21-23 empties follows midgame iterations that searched its top plies 8-10 plies
+// deep; their moves order those nodes better than the solver's shallow searches (sixteenth
+// session, level 12 against NTest depth 12, openings 101-300, 400 games: the band's time
+// per move relative to NTest's -12%, the score 50.1% against 50.5%, paired -0.4, SE 0.4).
+func (e *Engine) midgameHint(p, o uint64) int {
+	key := boundsHash(p, o)
+	en := e.cur.probe(key, e.gen)
+	if en == nil {
+		en = e.prev.probe(key, e.gen-1)
+	}
+	if en == nil || en.move < 0 {
+		return noMove
+	}
+	return int(en.move)
+}
+
 // NewEngine makes an engine with its tables allocated.
 func NewEngine(cfg Config) *Engine {
 	mib := cfg.TTMiB
@@ -120,6 +141,9 @@ func NewEngine(cfg Config) *Engine {
 	so.Eval = cfg.Eval // deep ordering of in-game solves by the pattern evaluation
 	e.solver = NewSolverWith(so)
 	e.solver.SetStop(&e.solveStop)
+	if !cfg.NoSolverHint {
+		e.solver.SetMoveHint(e.midgameHint)
+	}
 	e.endHandover = defaultEndHandover
 	if cfg.EndHandover != 0 {
 		e.endHandover = max(cfg.EndHandover, -1)

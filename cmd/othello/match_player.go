@@ -120,10 +120,11 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "solvebudget", "wldrefine":
+		case "mpc", "pvs", "prev", "solvebudget", "wldrefine", "solverhint":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
-			// move where a win/loss/draw proof picks the move, not the midgame's best one.
+			// move where a win/loss/draw proof picks the move, not the midgame's best one;
+			// solverhint=off keeps the midgame tables' moves out of the solver's ordering.
 			var on bool
 			switch v {
 			case "on":
@@ -143,9 +144,11 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoSolveBudget = !on
 			case "wldrefine":
 				sp.cfg.NoWLDRefine = !on
+			case "solverhint":
+				sp.cfg.NoSolverHint = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, wld, wldsel, solvebudget, wldrefine, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

@@ -280,6 +280,16 @@ func TestParseEngineSpecWLDRefine(t *testing.T) {
 	}
 }
 
+func TestParseEngineSpecSolverHint(t *testing.T) {
+	sp, err := parseEngineSpec("depth=12,solverhint=off")
+	if err != nil || !sp.cfg.NoSolverHint {
+		t.Fatalf("solverhint=off: %+v, %v", sp.cfg, err)
+	}
+	if sp, err := parseEngineSpec("depth=12,solverhint=on"); err != nil || sp.cfg.NoSolverHint {
+		t.Fatalf("solverhint=on: %+v, %v", sp.cfg, err)
+	}
+}
+
 func FuzzParseEngineSpec(f *testing.F) {
 	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
 	f.Add("depth=,=,,")
