@@ -8,8 +8,8 @@ import (
 )
 
 // TestDepthLevelPlan checks the endgame plan of depth levels: from levelProbableDepth up a
-// level solves exactly from levelExact empties and finds the probable win/loss/draw result
-// above it up to levelWLDTop; lower levels keep the exact solve at twice the depth and the
+// level solves exactly from levelExact empties, proves win/loss/draw above it up to
+// levelProofTop and finds the probable result above that up to levelWLDTop; lower levels keep the exact solve at twice the depth and the
 // proof two empties above it; an explicit exact-solve point turns the probable band into
 // proofs.
 func TestDepthLevelPlan(t *testing.T) {
@@ -20,7 +20,9 @@ func TestDepthLevelPlan(t *testing.T) {
 	}{
 		{12, 24, false, false, 0},
 		{12, levelWLDTop, false, true, levelWLDSelectivity},
-		{12, levelExact + 1, false, true, levelWLDSelectivity},
+		{12, levelProofTop + 1, false, true, levelWLDSelectivity},
+		{12, levelProofTop, false, true, 0},
+		{12, levelExact + 1, false, true, 0},
 		{12, levelExact, true, false, 0},
 		{levelProbableDepth, 20, false, true, levelWLDSelectivity},
 		{levelProbableDepth - 1, 20, false, true, 0}, // exact from 18, proofs at 19-20
@@ -64,14 +66,14 @@ func TestDepthLevelProbableWLD(t *testing.T) {
 		n = 4
 	}
 	agree, decided := 0, 0
-	for i, b := range randomPositions(31, n, levelExact+1) {
+	for i, b := range randomPositions(31, n, levelProofTop+1) {
 		want := s.Solve(b.P, b.O, -64, 64).Score
 		r := probable.Search(context.Background(), b, lim, nil)
 		if !b.IsLegal(r.Move) {
 			t.Fatalf("position %d: illegal move %s", i, r.Move)
 		}
 		if !r.WLD || r.Exact || r.Selectivity != SelectivityPercent(levelWLDSelectivity) {
-			t.Fatalf("position %d: depth %d at %d empties reports %+v, want a win/loss/draw result at %d%%", i, lim.Depth, levelExact+1, r.Info, SelectivityPercent(levelWLDSelectivity))
+			t.Fatalf("position %d: depth %d at %d empties reports %+v, want a win/loss/draw result at %d%%", i, lim.Depth, levelProofTop+1, r.Info, SelectivityPercent(levelWLDSelectivity))
 		}
 		if want != 0 {
 			decided++
@@ -96,4 +98,45 @@ func TestDepthLevelProbableWLD(t *testing.T) {
 		t.Errorf("probable win/loss/draw results agree with the exact score on %d of %d decided positions", agree, decided)
 	}
 	t.Logf("probable results agree with the exact score on %d of %d decided positions", agree, decided)
+}
+
+// TestDepthLevelProofs: from levelProofTop empties down to levelExact+1 a level proves
+// win/loss/draw (a result at 100%, never contradicting the exact score) and plays a move that
+// keeps the best result; at levelExact it solves exactly.
+func TestDepthLevelProofs(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(Config{TTMiB: 2, SolverMiB: 4, Eval: ev})
+	s := NewSolver(4)
+	sign := func(x int) int { return clampSign(x, true) }
+	lim := Limits{Depth: 12, Selectivity: 5}
+	n := 6
+	if testing.Short() {
+		n = 3
+	}
+	for _, empties := range []int{levelProofTop, levelExact + 1, levelExact} {
+		for i, b := range randomPositions(41, n, empties) {
+			want := s.Solve(b.P, b.O, -64, 64).Score
+			r := e.Search(context.Background(), b, lim, nil)
+			if !b.IsLegal(r.Move) {
+				t.Fatalf("%d empties, position %d: illegal move %s", empties, i, r.Move)
+			}
+			if empties == levelExact {
+				if !r.Exact || int(r.Score) != want {
+					t.Fatalf("%d empties, position %d: %+v, want the exact score %d", empties, i, r.Info, want)
+				}
+				continue
+			}
+			if !r.WLD || r.Exact || r.Selectivity != 100 || sign(int(r.Score)) != sign(want) {
+				t.Fatalf("%d empties, position %d: %+v, want a proof of the exact score %d's result", empties, i, r.Info, want)
+			}
+			c := b
+			c.Make(r.Move)
+			if got := -s.Solve(c.P, c.O, -64, 64).Score; sign(got) != sign(want) {
+				t.Fatalf("%d empties, position %d: %s leads to %d, the position's result is %d", empties, i, r.Move, got, want)
+			}
+		}
+	}
 }

@@ -121,19 +121,27 @@ const wldBandTime = 4
 const defaultProbableBand = wldBandTime
 
 // Depth levels from levelProbableDepth up (a GUI's level 10 and more) solve exactly from
-// levelExact empties and find the probable win/loss/draw result (endgame Multi-ProbCut at
-// selectivity levelWLDSelectivity, 73%) from levelWLDTop empties down to levelExact+1, after
-// their midgame iterations: a proof or an exact solve at 21-23 empties can take seconds,
-// where these take tens of milliseconds and decide about as many games. Against NTest depth
-// 12 (400 games each, openings 101-300, paired by opening; fourteenth session): the plan
-// before this one (exact from 22 empties) 51.5% with 39.6 ms a move (NTest 12.6 ms, the
-// slowest move 10.9 s); this one 49.9% with 13.8 ms (NTest 11.5 ms, slowest 2.2 s); exact
-// from 18 alone 41.6%, with proofs at 19-20 45.6%, at 19-22 51.5% with 21.9 ms a move. On
-// openings 301-500 this plan 48.2% (15.0 ms), the one before 48.9% (37.0 ms); level 10 against
-// NTest depth 10: 58.0% (8.7 ms) against 54.6% (18.6 ms).
+// levelExact empties, prove win/loss/draw from levelProofTop empties down to levelExact+1 and
+// find the probable win/loss/draw result (endgame Multi-ProbCut at selectivity
+// levelWLDSelectivity, 73%) from levelWLDTop empties down to levelProofTop+1, after their
+// midgame iterations: a proof or an exact solve at 21-23 empties can take seconds, where these
+// take tens of milliseconds and decide about as many games. Against NTest depth 12 (400 games
+// each, openings 101-300, paired by opening; fourteenth session): the plan before the
+// probable band (exact from 22 empties) 51.5% with 39.6 ms a move (NTest 12.6 ms, the slowest
+// move 10.9 s); the band with the exact solve from 18 49.9% with 13.8 ms (NTest 11.5 ms,
+// slowest 2.2 s); exact from 18 alone 41.6%, with proofs at 19-20 45.6%, at 19-22 51.5% with
+// 21.9 ms a move. On openings 301-500 the band 48.2% (15.0 ms), the one before 48.9% (37.0
+// ms); level 10 against NTest depth 10: 58.0% (8.7 ms) against 54.6% (18.6 ms). Since the
+// sixteenth session the exact solve starts at 16 with proofs at 17-18 (a proof keeps every
+// result the exact solve would: the game score cannot suffer, only the disc margin): level 12
+// against NTest depth 12, openings 301-500, 49.0% against 49.2% with the exact solve from 18
+// (paired -0.2, SE 0.5), 1.12 against 1.19 times NTest's time, the moves at 16-18 empties
+// 42 against 59 ms together; exact from 14 with proofs at 15-18 49.5% at 1.13 times, proofs
+// at 19 too 49.5% at 1.15 times.
 const (
 	levelProbableDepth  = 10
-	levelExact          = 18
+	levelExact          = 16
+	levelProofTop       = 18
 	levelWLDTop         = 23
 	levelWLDSelectivity = 5
 )
@@ -205,7 +213,8 @@ func planSearch(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 		p.maxDepth = min(p.maxDepth, max(2, min(10, empties-12)))
 		p.wldFirst = tp.hard > 0 && empties > exactAt-2
 	}
-	if !p.wldOnly {
+	if !p.wldOnly || empties <= levelProofTop {
+		// The level band's proofs (a probable result only above levelProofTop).
 		p.wldLevel = 0
 	}
 	if p.maxDepth < 1 {
