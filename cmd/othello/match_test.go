@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
 )
 
 var ggfMove = regexp.MustCompile(`\]([BW])\[([A-Za-z0-9]+)`)
@@ -267,26 +268,24 @@ func TestBenchMoveQuality(t *testing.T) {
 	}
 }
 
-func TestParseEngineSpecWLDRefine(t *testing.T) {
-	sp, err := parseEngineSpec("depth=8,wldrefine=off")
-	if err != nil || !sp.cfg.NoWLDRefine {
-		t.Fatalf("wldrefine=off: %+v, %v", sp.cfg, err)
-	}
-	if sp, err := parseEngineSpec("depth=8,wldrefine=on"); err != nil || sp.cfg.NoWLDRefine {
-		t.Fatalf("wldrefine=on: %+v, %v", sp.cfg, err)
-	}
-	if _, err := parseEngineSpec("depth=8,wldrefine=maybe"); err == nil {
-		t.Fatal("wldrefine=maybe: no error")
-	}
-}
-
-func TestParseEngineSpecSolverHint(t *testing.T) {
-	sp, err := parseEngineSpec("depth=12,solverhint=off")
-	if err != nil || !sp.cfg.NoSolverHint {
-		t.Fatalf("solverhint=off: %+v, %v", sp.cfg, err)
-	}
-	if sp, err := parseEngineSpec("depth=12,solverhint=on"); err != nil || sp.cfg.NoSolverHint {
-		t.Fatalf("solverhint=on: %+v, %v", sp.cfg, err)
+func TestParseEngineSpecSwitches(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		off  func(search.Config) bool // whether the config has the switch off
+	}{
+		{"wldrefine", func(c search.Config) bool { return c.NoWLDRefine }},
+		{"solverhint", func(c search.Config) bool { return c.NoSolverHint }},
+	} {
+		sp, err := parseEngineSpec("depth=8," + c.name + "=off")
+		if err != nil || !c.off(sp.cfg) {
+			t.Fatalf("%s=off: %+v, %v", c.name, sp.cfg, err)
+		}
+		if sp, err := parseEngineSpec("depth=8," + c.name + "=on"); err != nil || c.off(sp.cfg) {
+			t.Fatalf("%s=on: %+v, %v", c.name, sp.cfg, err)
+		}
+		if _, err := parseEngineSpec("depth=8," + c.name + "=maybe"); err == nil {
+			t.Fatalf("%s=maybe: no error", c.name)
+		}
 	}
 }
 
