@@ -9,9 +9,9 @@ import (
 
 // TestDepthLevelPlan checks the endgame plan of depth levels: from levelProbableDepth up a
 // level solves exactly from levelExact empties, proves win/loss/draw above it up to
-// levelProofTop and finds the probable result above that up to levelWLDTop; lower levels keep the exact solve at twice the depth and the
-// proof two empties above it; an explicit exact-solve point turns the probable band into
-// proofs.
+// levelProofTop and finds the probable result above that up to levelWLDTop; lower levels keep
+// the exact solve at twice the depth and the proof two empties above it; an explicit
+// exact-solve point turns the probable band into proofs.
 func TestDepthLevelPlan(t *testing.T) {
 	for _, c := range []struct {
 		depth, empties int
