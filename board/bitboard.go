@@ -172,3 +172,10 @@ func Count(b uint64) int { return bits.OnesCount64(b) }
 
 // FirstSquare returns the lowest square of a non-empty bitboard.
 func FirstSquare(b uint64) Square { return Square(bits.TrailingZeros64(b)) }
+
+// Neighbours returns the squares next to (in the eight directions) some square of x; they may
+// include squares of x itself.
+func Neighbours(x uint64) uint64 {
+	row := x | (x<<1)&notFileA | (x>>1)&notFileH
+	return row<<8 | row>>8 | (x<<1)&notFileA | (x>>1)&notFileH
+}

@@ -308,3 +308,31 @@ func TestPass(t *testing.T) {
 		t.Errorf("black passed although it has moves")
 	}
 }
+
+// TestNeighbours checks the bitboard neighbourhood against the squares' coordinates.
+func TestNeighbours(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 2000; i++ {
+		x := r.Uint64() & r.Uint64() & r.Uint64()
+		if i < 64 {
+			x = 1 << uint(i)
+		}
+		var want uint64
+		for s := Square(0); s < 64; s++ {
+			if x&s.Bit() == 0 {
+				continue
+			}
+			for dc := -1; dc <= 1; dc++ {
+				for dr := -1; dr <= 1; dr++ {
+					c, rw := s.Col()+dc, s.Row()+dr
+					if (dc != 0 || dr != 0) && c >= 0 && c < 8 && rw >= 0 && rw < 8 {
+						want |= SquareAt(c, rw).Bit()
+					}
+				}
+			}
+		}
+		if got := Neighbours(x); got != want {
+			t.Fatalf("Neighbours(%#x) = %#x, want %#x", x, got, want)
+		}
+	}
+}

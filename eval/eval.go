@@ -53,6 +53,12 @@ type Evaluator struct {
 	// one), then one for each count of the opponent's.
 	mobility bool
 	mob      [NumStages][2 * MobilitySlots]int16
+	// Optional potential mobility features (files with a PotMobilitySection, read only with
+	// the mobility features): per stage, a weight for each count of the empty squares next
+	// to an opponent's disc (where the side to move may later play), then one for the count
+	// of those next to the side to move's discs.
+	potMobility bool
+	pot         [NumStages][2 * PotMobilitySlots]int16
 	// bias is added by number of empties (EmptiesBiasSection; zero without one).
 	bias [61]int16
 }
@@ -96,6 +102,24 @@ const MobilitySlots = 32
 // MobilityIndex is the slot of a move count.
 func MobilityIndex(moves int) int { return min(moves, MobilitySlots-1) }
 
+// PotMobilitySection is the tag of the weight file section that holds the potential mobility
+// weights: NumStages x 2 x PotMobilitySlots little-endian int16, in the file's scale.
+const PotMobilitySection = "PMB1"
+
+// PotMobilitySlots is the number of potential mobility weights per side and stage (counts
+// 0..60, each its own).
+const PotMobilitySlots = 64
+
+// PotMobility returns the potential mobility counts of b: the empty squares next to a disc of
+// the opponent (for the side to move), and those next to a disc of the side to move.
+func PotMobility(b *board.Board) (p, o int) {
+	empty := ^(b.P | b.O)
+	return board.Count(empty & board.Neighbours(b.O)), board.Count(empty & board.Neighbours(b.P))
+}
+
+// HasPotMobility says whether the evaluation reads the potential mobility features.
+func (e *Evaluator) HasPotMobility() bool { return e.potMobility }
+
 // HasMobility says whether the evaluation reads the mobility features.
 func (e *Evaluator) HasMobility() bool { return e.mobility }
 
@@ -117,6 +141,11 @@ func (e *Evaluator) Eval(b *board.Board) int {
 		m := &e.mob[st]
 		s += int(m[MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))]) +
 			int(m[MobilitySlots+MobilityIndex(board.Count(board.LegalMoves(b.O, b.P)))])
+		if e.potMobility {
+			pp, po := PotMobility(b)
+			q := &e.pot[st]
+			s += int(q[pp]) + int(q[PotMobilitySlots+po])
+		}
 	}
 	if s > MaxScore {
 		return MaxScore
@@ -192,6 +221,25 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 			}
 		}
 	}
+	if raw, ok := f.Section(PotMobilitySection); ok {
+		if !e.mobility {
+			return nil, fmt.Errorf("weights %s: potential mobility section without a mobility section", name)
+		}
+		if len(raw) != NumStages*2*PotMobilitySlots*2 {
+			return nil, fmt.Errorf("weights %s: potential mobility section of %d bytes, want %d", name, len(raw), NumStages*2*PotMobilitySlots*2)
+		}
+		e.potMobility = true
+		for s := range NumStages {
+			for i := range 2 * PotMobilitySlots {
+				x := int(int16(binary.LittleEndian.Uint16(raw[2*(s*2*PotMobilitySlots+i):])))
+				v := x * Scale / f.Scale
+				if v > 32767 || v < -32768 {
+					return nil, fmt.Errorf("weights %s: potential mobility weight %d of stage %d overflows at scale %d", name, i, s, Scale)
+				}
+				e.pot[s][i] = int16(v)
+			}
+		}
+	}
 	if raw, ok := f.Section(EmptiesBiasSection); ok {
 		if len(raw) != 2*61 {
 			return nil, fmt.Errorf("weights %s: empties bias section of %d bytes, want %d", name, len(raw), 2*61)
@@ -233,17 +281,27 @@ func Default() (*Evaluator, error) {
 }
 
 // NewFile wraps one packed weight vector per stage (patterns.PackedSize entries each, in units
-// of 1/Scale disc) into a weight file for this pattern set. A vector may carry the
-// 2 x MobilitySlots mobility weights after the pattern weights (all stages or none): they go
-// to the file's MobilitySection.
+// of 1/Scale disc) into a weight file for this pattern set. A vector may carry, after the
+// pattern weights, the 2 x MobilitySlots mobility weights, or those and then the
+// 2 x PotMobilitySlots potential mobility weights (the same for all stages): they go to the
+// file's MobilitySection and PotMobilitySection.
 func NewFile(stages [][]int16) (*weights.File, error) {
 	if len(stages) != NumStages {
 		return nil, fmt.Errorf("eval: %d stages of weights, want %d", len(stages), NumStages)
 	}
-	withMob := len(stages[0]) == patterns.PackedSize+2*MobilitySlots
 	want := patterns.PackedSize
+	withMob, withPot := false, false
+	switch len(stages[0]) {
+	case patterns.PackedSize + 2*MobilitySlots:
+		withMob = true
+	case patterns.PackedSize + 2*MobilitySlots + 2*PotMobilitySlots:
+		withMob, withPot = true, true
+	}
 	if withMob {
 		want += 2 * MobilitySlots
+	}
+	if withPot {
+		want += 2 * PotMobilitySlots
 	}
 	for s, w := range stages {
 		if len(w) != want {
@@ -252,16 +310,24 @@ func NewFile(stages [][]int16) (*weights.File, error) {
 	}
 	f := &weights.File{Stages: NumStages, Scale: Scale, Patterns: FilePatterns(), Weights: stages}
 	if withMob {
-		raw := make([]byte, 0, NumStages*2*MobilitySlots*2)
+		var mob, pot []byte
 		f.Weights = make([][]int16, NumStages)
 		for s, w := range stages {
 			f.Weights[s] = w[:patterns.PackedSize]
-			for _, x := range w[patterns.PackedSize:] {
-				raw = binary.LittleEndian.AppendUint16(raw, uint16(x))
+			for _, x := range w[patterns.PackedSize : patterns.PackedSize+2*MobilitySlots] {
+				mob = binary.LittleEndian.AppendUint16(mob, uint16(x))
+			}
+			for _, x := range w[patterns.PackedSize+2*MobilitySlots:] {
+				pot = binary.LittleEndian.AppendUint16(pot, uint16(x))
 			}
 		}
-		if err := f.SetSection(MobilitySection, raw); err != nil {
+		if err := f.SetSection(MobilitySection, mob); err != nil {
 			return nil, err
+		}
+		if withPot {
+			if err := f.SetSection(PotMobilitySection, pot); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return f, nil

@@ -340,29 +340,7 @@ func TestMobilityFeatures(t *testing.T) {
 	if !e.HasMobility() || ep.HasMobility() {
 		t.Fatalf("HasMobility: %v with the section, %v without", e.HasMobility(), ep.HasMobility())
 	}
-	// Legal moves counted by walking the 8 directions from each empty square.
-	count := func(p, o uint64) int {
-		n := 0
-		for sq := 0; sq < 64; sq++ {
-			if (p|o)>>sq&1 != 0 {
-				continue
-			}
-			legal := false
-			for _, d := range [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
-				r, c, seen := sq/8+d[0], sq%8+d[1], 0
-				for r >= 0 && r < 8 && c >= 0 && c < 8 && o>>(r*8+c)&1 != 0 {
-					r, c, seen = r+d[0], c+d[1], seen+1
-				}
-				if seen > 0 && r >= 0 && r < 8 && c >= 0 && c < 8 && p>>(r*8+c)&1 != 0 {
-					legal = true
-				}
-			}
-			if legal {
-				n++
-			}
-		}
-		return n
-	}
+	count := countMoves
 	for _, b := range randomPositions(30, 6) {
 		s := Stage(b.NumEmpties())
 		want := reference(plain, &b) + int(st[s][patterns.PackedSize+MobilityIndex(count(b.P, b.O))]) +
@@ -378,6 +356,119 @@ func TestMobilityFeatures(t *testing.T) {
 	}
 	if _, err := FromFile("short", f); err == nil || !strings.Contains(err.Error(), "mobility section") {
 		t.Fatalf("short mobility section: %v", err)
+	}
+}
+
+// countMoves counts the legal moves of p by walking the 8 directions from each empty square.
+func countMoves(p, o uint64) int {
+	n := 0
+	for sq := 0; sq < 64; sq++ {
+		if (p|o)>>sq&1 != 0 {
+			continue
+		}
+		legal := false
+		for _, d := range [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+			r, c, seen := sq/8+d[0], sq%8+d[1], 0
+			for r >= 0 && r < 8 && c >= 0 && c < 8 && o>>(r*8+c)&1 != 0 {
+				r, c, seen = r+d[0], c+d[1], seen+1
+			}
+			if seen > 0 && r >= 0 && r < 8 && c >= 0 && c < 8 && p>>(r*8+c)&1 != 0 {
+				legal = true
+			}
+		}
+		if legal {
+			n++
+		}
+	}
+	return n
+}
+
+// countNextTo counts the empty squares with a disc of x among their (up to 8) neighbours.
+func countNextTo(x, occupied uint64) int {
+	n := 0
+	for sq := 0; sq < 64; sq++ {
+		if occupied>>sq&1 != 0 {
+			continue
+		}
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				r, c := sq/8+dr, sq%8+dc
+				if (dr != 0 || dc != 0) && r >= 0 && r < 8 && c >= 0 && c < 8 && x>>(r*8+c)&1 != 0 {
+					n++
+					dr, dc = 2, 2
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestPotMobilityFeatures checks the optional potential mobility weights the same way: a file
+// whose stage vectors carry mobility and potential mobility weights stores them in their two
+// sections, and the evaluation adds the weights of each side's counts, counted square by
+// square; a potential mobility section without a mobility section is refused.
+func TestPotMobilityFeatures(t *testing.T) {
+	plain := randomFile(t, 7)
+	r := rand.New(rand.NewPCG(8, 9))
+	st := make([][]int16, NumStages)
+	for s := range st {
+		st[s] = append(append([]int16(nil), plain.Weights[s]...), make([]int16, 2*MobilitySlots+2*PotMobilitySlots)...)
+		for i := patterns.PackedSize; i < len(st[s]); i++ {
+			st[s][i] = int16(r.IntN(2001) - 1000)
+		}
+	}
+	f, err := NewFile(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "pot.gtw")
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.HasMobility() || !e.HasPotMobility() {
+		t.Fatalf("HasMobility %v, HasPotMobility %v", e.HasMobility(), e.HasPotMobility())
+	}
+	mob, pot := patterns.PackedSize, patterns.PackedSize+2*MobilitySlots
+	for _, b := range randomPositions(30, 10) {
+		s := Stage(b.NumEmpties())
+		pp, po := countNextTo(b.O, b.P|b.O), countNextTo(b.P, b.P|b.O)
+		if gp, gq := PotMobility(&b); gp != pp || gq != po {
+			t.Fatalf("%s: PotMobility %d %d, want %d %d", b.OBF(), gp, gq, pp, po)
+		}
+		want := reference(plain, &b) + int(st[s][mob+MobilityIndex(countMoves(b.P, b.O))]) +
+			int(st[s][mob+MobilitySlots+MobilityIndex(countMoves(b.O, b.P))]) +
+			int(st[s][pot+pp]) + int(st[s][pot+PotMobilitySlots+po])
+		want = max(-MaxScore, min(MaxScore, want))
+		if got := e.Eval(&b); got != want {
+			t.Fatalf("%s: Eval %d, want %d", b.OBF(), got, want)
+		}
+	}
+	mobOnly, _ := NewFile(func() [][]int16 {
+		out := make([][]int16, NumStages)
+		for s := range out {
+			out[s] = st[s][:pot]
+		}
+		return out
+	}())
+	if em, err := FromFile("mob", mobOnly); err != nil || em.HasPotMobility() {
+		t.Fatalf("mobility only: %v, HasPotMobility %v", err, em != nil && em.HasPotMobility())
+	}
+	raw, _ := f.Section(PotMobilitySection)
+	if err := plain.SetSection(PotMobilitySection, raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromFile("nomob", plain); err == nil || !strings.Contains(err.Error(), "without a mobility section") {
+		t.Fatalf("potential mobility without mobility: %v", err)
+	}
+	if err := f.SetSection(PotMobilitySection, raw[:10]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromFile("short", f); err == nil || !strings.Contains(err.Error(), "potential mobility section") {
+		t.Fatalf("short potential mobility section: %v", err)
 	}
 }
 
@@ -434,4 +525,29 @@ func TestEmptiesBias(t *testing.T) {
 	if _, err := FromFile("short", f); err == nil || !strings.Contains(err.Error(), "empties bias") {
 		t.Fatalf("short empties bias section: %v", err)
 	}
+}
+
+// BenchmarkEvalPotMobility is BenchmarkEvalMobility with the potential mobility features on as
+// well: their extra cost is two neighbourhood fills and two bit counts.
+func BenchmarkEvalPotMobility(b *testing.B) {
+	f := randomFile(b, 1)
+	mob := make([]byte, NumStages*2*MobilitySlots*2)
+	pot := make([]byte, NumStages*2*PotMobilitySlots*2)
+	for i := range mob {
+		mob[i] = byte(i % 7)
+	}
+	for i := range pot {
+		pot[i] = byte(i % 5)
+	}
+	if err := f.SetSection(MobilitySection, mob); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.SetSection(PotMobilitySection, pot); err != nil {
+		b.Fatal(err)
+	}
+	e, err := FromFile("random", f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEval(b, e)
 }

@@ -33,6 +33,11 @@ type Config struct {
 	// eval.MobilitySlots weights per side and stage, after the pattern weights), which the
 	// evaluation reads from the weight file's eval.MobilitySection.
 	Mobility bool
+	// PotMobility (with Mobility) adds two more, the potential mobility of each side
+	// (eval.PotMobility: empty squares next to the other side's discs; eval.PotMobilitySlots
+	// weights per side and stage, after the mobility weights), read from the weight file's
+	// eval.PotMobilitySection.
+	PotMobility bool
 	// Extra is an experimental extra pattern (its squares, at most 10), placed on the board
 	// by the 8 symmetries, with one table of 3^n weights per stage after the others (mirror
 	// configurations are not merged). The evaluation does not read it either.
@@ -58,6 +63,7 @@ type sampleSet struct {
 	idx      []uint16
 	y        []float32
 	mobility bool
+	pot      bool
 	extra    [][]board.Square // instances of Config.Extra
 }
 
@@ -77,6 +83,9 @@ func numWeights(cfg Config) int {
 	n := patterns.PackedSize
 	if cfg.Mobility {
 		n += 2 * eval.MobilitySlots
+	}
+	if cfg.PotMobility {
+		n += 2 * eval.PotMobilitySlots
 	}
 	if len(cfg.Extra) > 0 {
 		n += pow3(len(cfg.Extra))
@@ -114,11 +123,15 @@ func extraInstances(base []board.Square) [][]board.Square {
 
 // newSampleSet lays out the features of cfg.
 func newSampleSet(cfg Config) sampleSet {
-	s := sampleSet{off: append([]uint32(nil), slotOffset[:]...), mobility: cfg.Mobility}
+	s := sampleSet{off: append([]uint32(nil), slotOffset[:]...), mobility: cfg.Mobility, pot: cfg.PotMobility}
 	n := uint32(patterns.PackedSize)
 	if cfg.Mobility {
 		s.off = append(s.off, n, n+eval.MobilitySlots)
 		n += 2 * eval.MobilitySlots
+	}
+	if cfg.PotMobility {
+		s.off = append(s.off, n, n+eval.PotMobilitySlots)
+		n += 2 * eval.PotMobilitySlots
 	}
 	if len(cfg.Extra) > 0 {
 		s.extra = extraInstances(cfg.Extra)
@@ -163,6 +176,10 @@ func (s *sampleSet) add(b *board.Board, y float32) {
 	if s.mobility {
 		s.idx = append(s.idx, uint16(eval.MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))),
 			uint16(eval.MobilityIndex(board.Count(board.LegalMoves(b.O, b.P)))))
+	}
+	if s.pot {
+		pp, po := eval.PotMobility(b)
+		s.idx = append(s.idx, uint16(pp), uint16(po))
 	}
 	for _, inst := range s.extra {
 		x, pw := 0, 1
@@ -238,7 +255,8 @@ type Progress func(EpochStats)
 // validation games (which may be empty). Stages are trained one after the other; the
 // positions of one stage are spread over cfg.Workers goroutines.
 func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, error) {
-	if cfg.Epochs < 0 || cfg.Rate <= 0 || cfg.Ridge < 0 || cfg.Smooth < 0 || cfg.Momentum < 0 || cfg.Momentum >= 1 {
+	if cfg.Epochs < 0 || cfg.Rate <= 0 || cfg.Ridge < 0 || cfg.Smooth < 0 || cfg.Momentum < 0 || cfg.Momentum >= 1 ||
+		cfg.PotMobility && !cfg.Mobility {
 		return nil, fmt.Errorf("train: bad configuration %+v", cfg)
 	}
 	if cfg.Workers < 1 {

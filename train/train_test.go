@@ -442,6 +442,62 @@ func TestFitExperimentalFeatures(t *testing.T) {
 	}
 }
 
+// TestFitPotMobility trains the potential mobility features along with the mobility ones and
+// checks that the weight file's evaluation agrees with the trainer's own prediction (the sum of
+// the features' weights) on the training positions, up to the int16 rounding; potential
+// mobility without mobility is refused.
+func TestFitPotMobility(t *testing.T) {
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Epochs = 10
+	cfg.PotMobility = true
+	if _, err := Fit(games[:10], nil, cfg, nil); err == nil {
+		t.Fatal("potential mobility without mobility was accepted")
+	}
+	cfg.Mobility = true
+	res, err := Fit(games[:100], nil, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := eval.NewFile(Quantize(res.Weights))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.FromFile("fit", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.HasMobility() || !e.HasPotMobility() {
+		t.Fatalf("HasMobility %v, HasPotMobility %v", e.HasMobility(), e.HasPotMobility())
+	}
+	n, potWeight := 0, 0.0
+	for _, g := range games[:100] {
+		Replay(g.Moves, func(b *board.Board) {
+			w := res.Weights[eval.Stage(b.NumEmpties())]
+			s := newSampleSet(cfg)
+			s.add(b, 0)
+			var want float64
+			for k, x := range s.idx {
+				want += float64(w[s.off[k]+uint32(x)])
+			}
+			got := float64(e.Eval(b)) / eval.Scale
+			if math.Abs(want) < 60 && math.Abs(got-want) > 0.15 {
+				t.Fatalf("%s: evaluation %.3f, trainer %.3f", b.OBF(), got, want)
+			}
+			pp, po := eval.PotMobility(b)
+			potWeight += math.Abs(float64(w[s.off[s.k-2]+uint32(pp)])) + math.Abs(float64(w[s.off[s.k-1]+uint32(po)]))
+			n++
+		})
+	}
+	if potWeight == 0 {
+		t.Fatal("the potential mobility weights stayed zero")
+	}
+	t.Logf("%d positions; mean |potential mobility weights| %.2f discs", n, potWeight/float64(n))
+}
+
 // TestRelabelCache checks that the cache gives back the labels of the solves, and refuses
 // another depth, other games and damaged files without touching the games.
 func TestRelabelCache(t *testing.T) {

@@ -41,6 +41,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	posWeight := fs.Int("positions-weight", 1, "count each labelled position this many times")
 	empBias := fs.Bool("empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
 	mobility := fs.Bool("mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 25 ns more per call; the shipped weights have them)")
+	potMobility := fs.Bool("potmobility", false, "with -mobility: also fit the potential mobility features (empty squares next to each side's discs)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
 		fs.PrintDefaults()
@@ -52,6 +53,9 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want at least one PATH of training games")}
 	}
+	if *potMobility && !*mobility {
+		return exitError{2, fmt.Errorf("-potmobility needs -mobility")}
+	}
 	base := strings.TrimSuffix(*out, filepath.Ext(*out))
 	if *plotPath == "" {
 		*plotPath = base + ".png"
@@ -60,7 +64,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		*logPath = base + ".csv"
 	}
 	cfg := train.Config{Epochs: *epochs, Rate: *rate, Momentum: *momentum, Ridge: *ridge, Smooth: *smooth,
-		Backoff: *backoff, Workers: *workers, Seed: *seed, Mobility: *mobility}
+		Backoff: *backoff, Workers: *workers, Seed: *seed, Mobility: *mobility, PotMobility: *potMobility}
 	start := time.Now()
 
 	exclude := map[string]bool{}
