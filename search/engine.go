@@ -54,6 +54,10 @@ type Config struct {
 	// WLDLevel overrides the solver selectivity of the win/loss/draw band above the exact
 	// solve (0: the plan's, see levelWLDSelectivity; negative: proofs; measurement).
 	WLDLevel int
+	// MPCScreen is the width of the Multi-ProbCut screen, in deviations of the static
+	// evaluation's prediction (probCut; 0: defaultMPCScreen; negative: no screen, every test
+	// runs its shallow search).
+	MPCScreen float64
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
 }
@@ -78,6 +82,7 @@ type Engine struct {
 	mpc             *MPCParams
 	level           int     // selectivity level of the running search
 	mpcT            float64 // its confidence threshold
+	mpcScreen       float64 // probCut screen width in deviations of the static prediction (0: off)
 	solver          *Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
@@ -166,6 +171,12 @@ func NewEngine(cfg Config) *Engine {
 	e.mpc = cfg.MPC
 	if e.mpc == nil {
 		e.mpc = MPCFor(cfg.Eval)
+	}
+	switch {
+	case cfg.MPCScreen > 0:
+		e.mpcScreen = cfg.MPCScreen
+	case cfg.MPCScreen == 0:
+		e.mpcScreen = defaultMPCScreen
 	}
 	return e
 }

@@ -73,10 +73,28 @@ type mpcPair struct {
 type MPCParams struct {
 	Eval  string
 	pairs [mpcStages][mpcMaxHeight + 1]mpcPair
+	// pre predicts the same heights from the static evaluation (shallow height 0); the
+	// probCut screen uses it to skip the shallow search of a test that is unlikely to cut.
+	pre [mpcStages][mpcMaxHeight + 1]mpcPair
 }
 
+// defaultMPCScreen is the width of the probCut screen, in deviations of the static
+// evaluation's prediction of the deep value (MPCParams.pre). A test runs its shallow search only
+// when that prediction comes within the width of the value the test needs; with regressions
+// without those predictions (fits older than the screen) every test runs. Measured on 300
+// real-game positions at 28-44 empties, depth 10, level 5, against every move valued at full
+// width: without the screen 16.5 M nodes and a mean loss of 0.152 discs a move (39 moves
+// worse than the best); widths 1.5, 1, 0.5, 0.25 and 0.01: 15.9, 15.2, 15.4, 16.0 and 17.3 M
+// nodes, 0.125, 0.110, 0.085, 0.079 and 0.084 discs (35, 31, 26, 23, 22 worse).
+const defaultMPCScreen = 0.5
+
 // probCut tries the Multi-ProbCut test at the current node; it reports a cut and the bound to
-// return.
+// return. The screen (mpcScreen) first predicts the deep value from the static evaluation
+// (Edax screens its tests the same way, with a wider, fixed margin): the shallow search of a
+// test whose needed value lies more than the screen's width beyond that prediction is skipped,
+// since it would rarely cut. A screened test either runs as it would without the screen or
+// not at all, so the screen removes cuts (the search is a little more exact) and saves the
+// shallow searches that would have failed.
 func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 	if height > mpcMaxHeight {
 		return 0, false
@@ -88,7 +106,14 @@ func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 	sc := float64(e.scale)
 	margin := e.mpcT * pr.sigma * sc
 	limit := 64 * e.scale
-	if beta < limit {
+	tryUp, tryDown := true, true
+	if pre := &e.mpc.pre[mpcStageOf(e.b.NumEmpties())][height]; pre.ok && e.mpcScreen > 0 {
+		pred := pre.a*float64(e.evaluate()) + pre.b*sc
+		slack := e.mpcScreen * pre.sigma * sc
+		tryUp = pred >= float64(beta)+margin-slack
+		tryDown = pred <= float64(alpha)-margin+slack
+	}
+	if beta < limit && tryUp {
 		bound := int(math.Ceil((float64(beta) + margin - pr.b*sc) / pr.a))
 		if bound < limit {
 			v := e.alphaBeta(bound-1, bound, pr.shallow)
@@ -100,7 +125,7 @@ func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 			}
 		}
 	}
-	if alpha > -limit {
+	if alpha > -limit && tryDown {
 		bound := int(math.Floor((float64(alpha) - margin - pr.b*sc) / pr.a))
 		if bound > -limit {
 			v := e.alphaBeta(bound, bound+1, pr.shallow)
@@ -203,7 +228,12 @@ func ParseMPC(r io.Reader) (*MPCParams, error) {
 		if fv[0] <= 0.1 || fv[2] <= 0 {
 			return nil, fmt.Errorf("mpc line %d: slope %v and sigma %v must be positive", line, fv[0], fv[2])
 		}
-		p.pairs[st][h] = mpcPair{ok: true, shallow: s, a: fv[0], b: fv[1], sigma: fv[2], nSamples: n}
+		pr := mpcPair{ok: true, shallow: s, a: fv[0], b: fv[1], sigma: fv[2], nSamples: n}
+		if s == 0 {
+			p.pre[st][h] = pr
+		} else {
+			p.pairs[st][h] = pr
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -222,9 +252,10 @@ func WriteMPC(w io.Writer, p *MPCParams) error {
 	fmt.Fprintf(bw, "eval %s\n# stage height shallow a b sigma samples\n", p.Eval)
 	for st := 0; st < mpcStages; st++ {
 		for h := mpcMinHeight; h <= mpcMaxHeight; h++ {
-			pr := p.pairs[st][h]
-			if pr.ok {
-				fmt.Fprintf(bw, "%d %d %d %.4f %.4f %.4f %d\n", st, h, pr.shallow, pr.a, pr.b, pr.sigma, pr.nSamples)
+			for _, pr := range [2]mpcPair{p.pairs[st][h], p.pre[st][h]} {
+				if pr.ok {
+					fmt.Fprintf(bw, "%d %d %d %.4f %.4f %.4f %d\n", st, h, pr.shallow, pr.a, pr.b, pr.sigma, pr.nSamples)
+				}
 			}
 		}
 	}
@@ -264,12 +295,13 @@ func FitMPC(evalName string, samples []MPCSample, minSamples int) *MPCParams {
 	for st := 0; st < mpcStages; st++ {
 		for h := mpcMinHeight; h <= mpcMaxHeight; h++ {
 			s := mpcShallow(h)
-			var xs, ys []float64
+			var xs, x0s, ys []float64
 			for _, smp := range samples {
 				if mpcStageOf(smp.Empties) != st || len(smp.Values) <= h {
 					continue
 				}
 				xs = append(xs, smp.Values[s])
+				x0s = append(x0s, smp.Values[0])
 				ys = append(ys, smp.Values[h])
 			}
 			if len(xs) < minSamples {
@@ -280,6 +312,9 @@ func FitMPC(evalName string, samples []MPCSample, minSamples int) *MPCParams {
 				continue
 			}
 			p.pairs[st][h] = mpcPair{ok: true, shallow: s, a: a, b: b, sigma: sigma, nSamples: len(xs)}
+			if a, b, sigma := linearFit(x0s, ys); a > 0.1 && sigma > 0 {
+				p.pre[st][h] = mpcPair{ok: true, shallow: 0, a: a, b: b, sigma: sigma, nSamples: len(xs)}
+			}
 		}
 	}
 	return p

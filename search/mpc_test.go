@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -135,4 +136,91 @@ func TestMPCStoredWithWeights(t *testing.T) {
 	if MPCFor(nil) == nil {
 		t.Errorf("no regressions for the mobility evaluation")
 	}
+}
+
+// TestMPCScreen checks the probCut screen on the shipped weights, whose regressions carry the
+// static evaluation's predictions: a screened test either runs exactly as the unscreened one
+// (same nodes, same result) or is skipped (no nodes, no cut); a very wide screen changes
+// nothing; and the fit and the text form keep the predictions (shallow height 0) apart from
+// the pairs.
+func TestMPCScreen(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := MPCFor(ev)
+	if p == nil || !p.pre[3][8].ok || p.pre[3][8].shallow != 0 || p.pairs[3][8].shallow == 0 {
+		t.Fatalf("the shipped regressions lack the static predictions: %+v", p.pre[3][8])
+	}
+	var buf bytes.Buffer
+	if err := WriteMPC(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if q, err := ParseMPC(&buf); err != nil || q.pre != p.pre || q.pairs != p.pairs {
+		t.Fatalf("round trip of the static predictions: %v", err)
+	}
+	probe := func(b board.Board, screen float64, alpha, beta, height int) (int, bool, uint64) {
+		e := NewEngine(Config{TTMiB: 1, SolverMiB: 1, Eval: ev, MPCScreen: screen})
+		e.begin(context.Background(), b, Limits{Selectivity: 5}, timePlan{})
+		e.nextGeneration()
+		v, cut := e.probCut(alpha, beta, height)
+		return v, cut, e.nodes
+	}
+	cuts, screenedCuts, skipped, lostCuts, tests := 0, 0, 0, 0, 0
+	for i, b := range randomPositions(21, 40, 34) {
+		if b.LegalMoves() == 0 {
+			continue
+		}
+		// Heights whose shallow search is too shallow for tests of its own (mpcShallow 1-2),
+		// so that the screen acts at this node only.
+		height := [...]int{3, 4, 6}[i%3]
+		if mpcShallow(height) >= mpcMinHeight {
+			t.Fatalf("height %d: shallow %d", height, mpcShallow(height))
+		}
+		static := NewEngine(Config{TTMiB: 1, Eval: ev})
+		static.b = b
+		limit := 64 * static.scale
+		for _, d := range []int{-8, -3, 0, 3, 8} {
+			bound := static.evaluate() + d*static.scale
+			// One test at a time (the other side's bound at the score limit): the tables a
+			// test's shallow search fills may change the other test's result.
+			for _, w := range [][2]int{{-limit, bound}, {bound, limit}} {
+				alpha, beta := w[0], w[1]
+				v0, cut0, n0 := probe(b, -1, alpha, beta, height)
+				tests++
+				v1, cut1, n1 := probe(b, 0.5, alpha, beta, height)
+				vw, cutw, nw := probe(b, 100, alpha, beta, height)
+				if cut1 && (!cut0 || v1 != v0) {
+					t.Fatalf("%s [%d,%d] h%d: the screened test cut (%d) where the full one gave %v %d", b.OBF(), alpha, beta, height, v1, cut0, v0)
+				}
+				if n1 > n0 || n1 != 0 && n1 != n0 {
+					t.Fatalf("%s [%d,%d] h%d: screened %d nodes, unscreened %d", b.OBF(), alpha, beta, height, n1, n0)
+				}
+				if vw != v0 || cutw != cut0 || nw != n0 {
+					t.Fatalf("%s [%d,%d] h%d: a wide screen gave %d %v %d nodes, none %d %v %d", b.OBF(), alpha, beta, height, vw, cutw, nw, v0, cut0, n0)
+				}
+				if cut0 {
+					cuts++
+				}
+				if cut1 {
+					screenedCuts++
+				}
+				if n1 < n0 {
+					skipped++
+					if cut0 {
+						lostCuts++
+					}
+				}
+			}
+		}
+	}
+	if cuts == 0 || skipped == 0 {
+		t.Fatalf("nothing tested: %d cuts, %d screened tests", cuts, skipped)
+	}
+	// The screen skips the tests unlikely to cut: of those it skips, at most half as many would
+	// have cut as of those it lets run.
+	if tried := tests - skipped; tried == 0 || float64(lostCuts)/float64(skipped) > 0.5*float64(screenedCuts)/float64(tried) {
+		t.Errorf("%d of the %d skipped tests would have cut, %d of the %d run", lostCuts, skipped, screenedCuts, tests-skipped)
+	}
+	t.Logf("%d tests: %d cuts unscreened, %d screened; %d skipped a shallow search, %d of them would have cut", tests, cuts, screenedCuts, skipped, lostCuts)
 }

@@ -47,6 +47,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	pvsHeight := fs.Int("pvs-height", 0, "height from which PVS is used (0: default)")
 	ttHeight := fs.Int("tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
 	orderHeight := fs.Int("order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
+	screen := fs.Float64("mpc-screen", 0, "Multi-ProbCut screen width in deviations of the static prediction (0: the default; negative: no screen)")
 	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, and MPC on (level -sel, default 2) vs off")
 	npos := fs.Int("positions", len(benchPositions), "use the first N bench positions")
 	evalName := fs.String("eval", "default", evalFlagHelp)
@@ -80,7 +81,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight}
+	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
 	if *moveTime != 0 {
 		if *file == "" || *moveTime < 0 {
@@ -96,14 +97,16 @@ func cmdBench(env *cmdEnv, args []string) error {
 		}
 		full := base
 		full.NoMPC, full.NoPVS, full.NoPrevOrder = false, false, false
-		noPrevCfg, noPVSCfg := full, full
+		noPrevCfg, noPVSCfg, noScreenCfg := full, full, full
 		noPrevCfg.NoPrevOrder = true
 		noPVSCfg.NoPVS = true
+		noScreenCfg.MPCScreen = -1
 		variants = []benchVariant{
 			{"full, MPC off", full, 0},
 			{"no prev-table ordering", noPrevCfg, 0},
 			{"no PVS", noPVSCfg, 0},
 			{fmt.Sprintf("full, MPC level %d", mpcLevel), full, mpcLevel},
+			{fmt.Sprintf("MPC level %d, no screen", mpcLevel), noScreenCfg, mpcLevel},
 		}
 	}
 	var boards []board.Board

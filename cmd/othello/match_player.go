@@ -109,6 +109,16 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if err == nil && (sp.cfg.LeafSolve < -1 || sp.cfg.LeafSolve > 20) {
 				err = fmt.Errorf("want -1 (never) to 20")
 			}
+		case "screen":
+			// Measurement: the Multi-ProbCut screen's width (off: no screen).
+			if v == "off" {
+				sp.cfg.MPCScreen = -1
+				break
+			}
+			sp.cfg.MPCScreen, err = strconv.ParseFloat(v, 64)
+			if err == nil && !(sp.cfg.MPCScreen > 0 && sp.cfg.MPCScreen <= 100) {
+				err = fmt.Errorf("want a width in (0, 100] or off")
+			}
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int
@@ -148,7 +158,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoSolverHint = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

@@ -289,11 +289,27 @@ func TestParseEngineSpecSwitches(t *testing.T) {
 	}
 }
 
+// screen=W sets the Multi-ProbCut screen's width, screen=off turns it off, and anything else is
+// refused.
+func TestParseEngineSpecScreen(t *testing.T) {
+	for text, want := range map[string]float64{"screen=0.7": 0.7, "screen=off": -1, "sel=5": 0} {
+		if sp, err := parseEngineSpec("depth=8," + text); err != nil || sp.cfg.MPCScreen != want {
+			t.Fatalf("%s: screen %v (want %v), %v", text, sp.cfg.MPCScreen, want, err)
+		}
+	}
+	for _, bad := range []string{"screen=0", "screen=-2", "screen=wide", "screen=NaN", "screen=1e9"} {
+		if _, err := parseEngineSpec("depth=8," + bad); err == nil {
+			t.Fatalf("%s: no error", bad)
+		}
+	}
+}
+
 func FuzzParseEngineSpec(f *testing.F) {
 	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
 	f.Add("depth=,=,,")
 	f.Add("time=25ms,sel=5,handover=-1,probable=4")
 	f.Add("depth=4,leafsolve=-1")
+	f.Add("depth=10,sel=5,screen=0.5")
 	f.Add("depth=12,end=18,wld=22,wldsel=3")
 	f.Fuzz(func(t *testing.T, text string) {
 		parseEngineSpec(text)
