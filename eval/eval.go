@@ -206,38 +206,18 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 		patterns.Unpack(e.w[s][:], src)
 	}
 	if raw, ok := f.Section(MobilitySection); ok {
-		if len(raw) != NumStages*2*MobilitySlots*2 {
-			return nil, fmt.Errorf("weights %s: mobility section of %d bytes, want %d", name, len(raw), NumStages*2*MobilitySlots*2)
-		}
 		e.mobility = true
-		for s := range NumStages {
-			for i := range 2 * MobilitySlots {
-				x := int(int16(binary.LittleEndian.Uint16(raw[2*(s*2*MobilitySlots+i):])))
-				v := x * Scale / f.Scale
-				if v > 32767 || v < -32768 {
-					return nil, fmt.Errorf("weights %s: mobility weight %d of stage %d overflows at scale %d", name, i, s, Scale)
-				}
-				e.mob[s][i] = int16(v)
-			}
+		if err := decodeStageSection(name, "mobility", raw, 2*MobilitySlots, f.Scale, func(s, i int, v int16) { e.mob[s][i] = v }); err != nil {
+			return nil, err
 		}
 	}
 	if raw, ok := f.Section(PotMobilitySection); ok {
 		if !e.mobility {
 			return nil, fmt.Errorf("weights %s: potential mobility section without a mobility section", name)
 		}
-		if len(raw) != NumStages*2*PotMobilitySlots*2 {
-			return nil, fmt.Errorf("weights %s: potential mobility section of %d bytes, want %d", name, len(raw), NumStages*2*PotMobilitySlots*2)
-		}
 		e.potMobility = true
-		for s := range NumStages {
-			for i := range 2 * PotMobilitySlots {
-				x := int(int16(binary.LittleEndian.Uint16(raw[2*(s*2*PotMobilitySlots+i):])))
-				v := x * Scale / f.Scale
-				if v > 32767 || v < -32768 {
-					return nil, fmt.Errorf("weights %s: potential mobility weight %d of stage %d overflows at scale %d", name, i, s, Scale)
-				}
-				e.pot[s][i] = int16(v)
-			}
+		if err := decodeStageSection(name, "potential mobility", raw, 2*PotMobilitySlots, f.Scale, func(s, i int, v int16) { e.pot[s][i] = v }); err != nil {
+			return nil, err
 		}
 	}
 	if raw, ok := f.Section(EmptiesBiasSection); ok {
@@ -250,6 +230,26 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 		}
 	}
 	return e, nil
+}
+
+// decodeStageSection reads a section of NumStages x width little-endian int16 weights at the
+// file's scale, rescales them to Scale and hands each to set; what names the features in
+// errors.
+func decodeStageSection(name, what string, raw []byte, width, fileScale int, set func(s, i int, v int16)) error {
+	if len(raw) != NumStages*width*2 {
+		return fmt.Errorf("weights %s: %s section of %d bytes, want %d", name, what, len(raw), NumStages*width*2)
+	}
+	for s := range NumStages {
+		for i := range width {
+			x := int(int16(binary.LittleEndian.Uint16(raw[2*(s*width+i):])))
+			v := x * Scale / fileScale
+			if v > 32767 || v < -32768 {
+				return fmt.Errorf("weights %s: %s weight %d of stage %d overflows at scale %d", name, what, i, s, Scale)
+			}
+			set(s, i, int16(v))
+		}
+	}
+	return nil
 }
 
 // Load reads a weight file.

@@ -190,10 +190,7 @@ func TestLabel(t *testing.T) {
 // The training error must fall on a small data set, and the weights must then evaluate
 // the training positions better than all-zero weights do.
 func TestFitErrorFalls(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	cfg := DefaultConfig()
 	cfg.Epochs = 15
 	res, err := Fit(games[:150], games[150:], cfg, nil)
@@ -230,10 +227,7 @@ func TestFitErrorFalls(t *testing.T) {
 
 // A run is reproducible from its seed.
 func TestFitReproducible(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	cfg := DefaultConfig()
 	cfg.Epochs = 3
 	a, _ := Fit(games[:60], nil, cfg, nil)
@@ -356,10 +350,7 @@ func negamax(p, o uint64) int {
 }
 
 func TestRelabelMatchesMinimax(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	games = games[:40]
 	const depth = 7
 	if err := Relabel(games, depth, 2, 1, nil); err != nil {
@@ -413,10 +404,7 @@ func TestRelabelMatchesMinimax(t *testing.T) {
 
 // The experimental features (mobility, an extra pattern) train too.
 func TestFitExperimentalFeatures(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	cfg := DefaultConfig()
 	cfg.Epochs = 10
 	cfg.Mobility = true
@@ -447,10 +435,7 @@ func TestFitExperimentalFeatures(t *testing.T) {
 // the features' weights) on the training positions, up to the int16 rounding; potential
 // mobility without mobility is refused.
 func TestFitPotMobility(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	cfg := DefaultConfig()
 	cfg.Epochs = 10
 	cfg.PotMobility = true
@@ -501,10 +486,7 @@ func TestFitPotMobility(t *testing.T) {
 // TestRelabelCache checks that the cache gives back the labels of the solves, and refuses
 // another depth, other games and damaged files without touching the games.
 func TestRelabelCache(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	games = games[:30]
 	solved := append([]Game(nil), games...)
 	if err := Relabel(solved, 8, 2, 1, nil); err != nil {
@@ -556,10 +538,7 @@ func TestRelabelCache(t *testing.T) {
 // error at every number of empties on the same games is zero up to the fixed-point rounding
 // and the clamp of extreme values.
 func TestEmptiesBias(t *testing.T) {
-	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := fixtureGames(t)
 	f, err := weights.Decode(weights.EmbeddedName, weights.Embedded())
 	if err != nil {
 		t.Fatal(err)
@@ -591,4 +570,14 @@ func TestEmptiesBias(t *testing.T) {
 			t.Errorf("%d empties: mean error %.4f after the correction (%.3f before)", k, x, bias[k])
 		}
 	}
+}
+
+// fixtureGames loads the 200 WTH_2023 games of testdata.
+func fixtureGames(t testing.TB) []Game {
+	t.Helper()
+	games, _, err := LoadFile(filepath.Join("testdata", "wth_2023_200.wtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
 }
