@@ -324,15 +324,7 @@ func TestMobilityFeatures(t *testing.T) {
 		t.Fatal("no mobility section")
 	}
 	// Through the file format, as a user's weights would come.
-	dir := t.TempDir()
-	path := filepath.Join(dir, "mob.gtw")
-	if err := f.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	e, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := throughFile(t, f, "mob.gtw")
 	ep, err := FromFile("plain", plain)
 	if err != nil {
 		t.Fatal(err)
@@ -421,14 +413,7 @@ func TestPotMobilityFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "pot.gtw")
-	if err := f.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	e, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := throughFile(t, f, "pot.gtw")
 	if !e.HasMobility() || !e.HasPotMobility() {
 		t.Fatalf("HasMobility %v, HasPotMobility %v", e.HasMobility(), e.HasPotMobility())
 	}
@@ -501,14 +486,7 @@ func TestEmptiesBias(t *testing.T) {
 	if err := f.SetSection(EmptiesBiasSection, EncodeEmptiesBias(bias)); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "bias.gtw")
-	if err := f.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	e, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := throughFile(t, f, "bias.gtw")
 	if got := e.EmptiesBias(); got != bias {
 		t.Fatalf("EmptiesBias %v, want %v", got, bias)
 	}
@@ -550,4 +528,19 @@ func BenchmarkEvalPotMobility(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchEval(b, e)
+}
+
+// throughFile writes f to a temporary file of the given name and loads it back, as a user's
+// weights would come.
+func throughFile(t *testing.T, f *weights.File, name string) *Evaluator {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
