@@ -316,12 +316,30 @@ func (e *Engine) updatePV(ply int, sq board.Square) {
 func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
 	p, o := e.b.P, e.b.O
 	fastest := bits.OnesCount64(^(p | o)) <= fastestFirstAt
+	// The children's table buckets are fetched for all of them before any is looked at:
+	// each probe (here in orderKey, then in the child's own search) is a cache miss of its
+	// own otherwise, and the processor overlaps prefetches. Bench depth 12 level 5 on 300
+	// positions: the same nodes in 10% less time.
+	var flips [maxMoves]uint64
+	prefetch := height-1 >= e.ttHeight
 	n := 0
 	for m := moves; m != 0 && n < len(list); m &= m - 1 {
 		sq := board.FirstSquare(m)
 		f := board.Flips(p, o, sq)
-		list[n] = orderedMove{sq, e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height)}
+		flips[n] = f
+		list[n].sq = sq
 		n++
+		if prefetch {
+			k := boundsHash(o&^f, p|f|sq.Bit())
+			e.cur.prefetch(k)
+			if e.usePrev {
+				e.prev.prefetch(k)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		sq, f := list[i].sq, flips[i]
+		list[i].key = e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height)
 	}
 	for i := 1; i < n; i++ { // insertion sort, stable, keys descending
 		x := list[i]

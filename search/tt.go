@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/othellogo/othello/board"
 )
@@ -58,6 +59,11 @@ func (t *boundsTable) probe(key uint64, gen uint8) *boundsEntry {
 		return e
 	}
 	return nil
+}
+
+// prefetch starts loading the bucket of key into the cache (see orderMoves).
+func (t *boundsTable) prefetch(key uint64) {
+	prefetch(uintptr(unsafe.Pointer(&t.entries[key&t.mask])))
 }
 
 // store writes the bounds of key, replacing its own slot, else a slot of an older generation,
