@@ -459,14 +459,26 @@ func TestPotMobilityFeatures(t *testing.T) {
 
 // BenchmarkEvalMobility is BenchmarkEval with the mobility features on (same positions and
 // pattern weights): its extra cost is the two move generations.
-func BenchmarkEvalMobility(b *testing.B) {
+func BenchmarkEvalMobility(b *testing.B) { benchEvalSections(b, false) }
+
+// benchEvalSections times Eval on random pattern weights with filler mobility weights, and
+// potential mobility weights as well when pot is set.
+func benchEvalSections(b *testing.B, pot bool) {
 	f := randomFile(b, 1)
-	mob := make([]byte, NumStages*2*MobilitySlots*2)
-	for i := range mob {
-		mob[i] = byte(i % 7)
+	filler := func(n, mod int) []byte {
+		x := make([]byte, n)
+		for i := range x {
+			x[i] = byte(i % mod)
+		}
+		return x
 	}
-	if err := f.SetSection(MobilitySection, mob); err != nil {
+	if err := f.SetSection(MobilitySection, filler(NumStages*2*MobilitySlots*2, 7)); err != nil {
 		b.Fatal(err)
+	}
+	if pot {
+		if err := f.SetSection(PotMobilitySection, filler(NumStages*2*PotMobilitySlots*2, 5)); err != nil {
+			b.Fatal(err)
+		}
 	}
 	e, err := FromFile("random", f)
 	if err != nil {
@@ -507,28 +519,7 @@ func TestEmptiesBias(t *testing.T) {
 
 // BenchmarkEvalPotMobility is BenchmarkEvalMobility with the potential mobility features on as
 // well: their extra cost is two neighbourhood fills and two bit counts.
-func BenchmarkEvalPotMobility(b *testing.B) {
-	f := randomFile(b, 1)
-	mob := make([]byte, NumStages*2*MobilitySlots*2)
-	pot := make([]byte, NumStages*2*PotMobilitySlots*2)
-	for i := range mob {
-		mob[i] = byte(i % 7)
-	}
-	for i := range pot {
-		pot[i] = byte(i % 5)
-	}
-	if err := f.SetSection(MobilitySection, mob); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.SetSection(PotMobilitySection, pot); err != nil {
-		b.Fatal(err)
-	}
-	e, err := FromFile("random", f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchEval(b, e)
-}
+func BenchmarkEvalPotMobility(b *testing.B) { benchEvalSections(b, true) }
 
 // throughFile writes f to a temporary file of the given name and loads it back, as a user's
 // weights would come.
