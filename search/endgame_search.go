@@ -74,16 +74,10 @@ var squareValue = [64]int32{
 // (corner-weighted) opponent replies, then parity, corners and the static square value.
 func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, ttMove int) {
 	l.n = 0
-	// Children that will probe the table without an enhanced transposition cutoff test
-	// before them (which reads their buckets anyway) get their buckets fetched now.
-	prefetch := s.opt.Table && empties-1 >= s.ttMin && empties < s.etcEmpties
 	for moves := board.LegalMoves(p, o); moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
 		np, no := o^f, p|f|1<<uint(sq)
-		if prefetch {
-			s.tt.prefetch(np, no)
-		}
 		m := &l.m[l.n]
 		l.n++
 		m.sq, m.flips = int32(sq), f

@@ -1,9 +1,6 @@
 package search
 
-import (
-	"math/bits"
-	"unsafe"
-)
+import "math/bits"
 
 // endTT is the endgame solver's transposition table. Its entries are keyed by the exact pair
 // of bitboards, so a hit is never a different position, and they hold bounds on the exact
@@ -46,11 +43,6 @@ func newEndTT(mib int) endTT {
 func endHash(p, o uint64) uint64 {
 	h := p*0x9E3779B97F4A7C15 ^ (o+0x632BE59BD9B4E019)*0xC2B2AE3D27D4EB4F
 	return h ^ h>>31
-}
-
-// prefetch starts loading the bucket of (p, o) into the cache.
-func (t *endTT) prefetch(p, o uint64) {
-	prefetch(uintptr(unsafe.Pointer(&t.buckets[endHash(p, o)&t.mask])))
 }
 
 // probe returns the entry of (p, o), or nil.
