@@ -107,7 +107,7 @@ const (
 	sortDeepDepth   = 3
 	// etcEmpties: from here on, children are looked up in the table before any is searched
 	// (enhanced transposition cutoff); 8% fewer nodes on FFO #26-#42. From 11 rather than 12
-	// since the eighteenth session: FFO #20-#39 1.2% fewer nodes and 2-3% less time, the
+	// since the eighteenth session: FFO #20-#39 1.2% fewer nodes and about 1% less time, the
 	// probable band 1% less; at 10 the children (9 empties) are below the table.
 	etcEmpties = 11
 )
