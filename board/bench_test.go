@@ -134,3 +134,19 @@ func movesDir(p, m uint64, s uint) uint64 {
 	fr |= pr & (fr >> (2 * s))
 	return (fl << s) | (fr >> s)
 }
+
+func benchLines(b *testing.B, lines func(black, white uint64) [NumLines]uint16) {
+	pos := benchPositions(b)
+	var sink uint16
+	for i := 0; b.Loop(); i++ {
+		p := &pos[i&3]
+		l := lines(p.P, p.O)
+		sink += l[i%NumLines]
+	}
+	_ = sink
+}
+
+// BenchmarkLinesFromBits against its square-by-square twin: the solver's Multi-ProbCut checks
+// and sorting searches build a Board from two bitboards at each node that uses them.
+func BenchmarkLinesFromBits(b *testing.B)    { benchLines(b, LinesFromBits) }
+func BenchmarkLinesFromSquares(b *testing.B) { benchLines(b, linesFromSquares) }

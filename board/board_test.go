@@ -336,3 +336,28 @@ func TestNeighbours(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesFromBits checks the gathered line indices against the square-by-square ones on
+// random boards (sparse and dense) and on every board with a single disc of either colour.
+func TestLinesFromBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 20000; i++ {
+		var black, white uint64
+		switch {
+		case i < 64:
+			black = 1 << uint(i)
+		case i < 128:
+			white = 1 << uint(i-64)
+		default:
+			occ := r.Uint64()
+			if i%3 == 0 {
+				occ |= r.Uint64()
+			}
+			black = occ & r.Uint64()
+			white = occ &^ black
+		}
+		if got, want := LinesFromBits(black, white), linesFromSquares(black, white); got != want {
+			t.Fatalf("black %#x white %#x: LinesFromBits %v, want %v", black, white, got, want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package board
 
+import "math/bits"
+
 // The classic index-table design: the board is also kept as 38 ternary line indices, one per
 // row (8), column (8), and diagonal of length 3..8 in each direction (11 + 11). Diagonals of
 // length 1 and 2 can never have a disc flipped along them and are left out.
@@ -161,7 +163,79 @@ func init() {
 func LineSquares(l int) [8]Square { return lineSquares[l] }
 
 // LinesFromBits computes the 38 line indices of a board given by its black and white discs.
+// Each line's discs of a colour are gathered into a byte whose bit i is the line's position i
+// (a shift for rows; a multiply for columns and diagonals, as in Flips), and a table gives that
+// byte's ternary weight: index = 3280 (all empty) + weight(black) - weight(white), as black's
+// code is one above empty and white's one below. linesFromSquares is its square-by-square
+// twin, which the tests compare it with.
 func LinesFromBits(black, white uint64) [NumLines]uint16 {
+	var lines [NumLines]uint16
+	const allEmpty = 3280 // sum of 3^i, i = 0..7
+	for r := 0; r < 8; r++ {
+		lines[FirstRow+r] = uint16(allEmpty + int(ternary8[uint8(black>>(8*r))]) - int(ternary8[uint8(white>>(8*r))]))
+	}
+	for c := 0; c < 8; c++ {
+		bc := uint8((black >> c) & fileA * fileGather >> 56)
+		wc := uint8((white >> c) & fileA * fileGather >> 56)
+		lines[FirstCol+c] = uint16(allEmpty + int(ternary8[bc]) - int(ternary8[wc]))
+	}
+	for k := 0; k < 11; k++ {
+		g := &diagGathers[k]
+		bd := uint8((black&g.mask)*fileA>>56) >> g.shift
+		wd := uint8((white&g.mask)*fileA>>56) >> g.shift
+		lines[FirstDiag+k] = uint16(allEmpty + int(ternary8[bd]) - int(ternary8[wd]))
+		g = &antiGathers[k]
+		ba := bits.Reverse8(uint8((black&g.mask)*fileA>>56)) >> g.shift
+		wa := bits.Reverse8(uint8((white&g.mask)*fileA>>56)) >> g.shift
+		lines[FirstAntiDiag+k] = uint16(allEmpty + int(ternary8[ba]) - int(ternary8[wa]))
+	}
+	return lines
+}
+
+// ternary8[x] is the sum of 3^i over the set bits i of x.
+var ternary8 [256]uint16
+
+// diagGather says how to gather a diagonal's discs into a byte with bit i at position i: mask
+// the diagonal, collapse it by files (one square per file), then shift right (for the a8-h1
+// direction, whose positions run against the files, after reversing the byte).
+type diagGather struct {
+	mask  uint64
+	shift uint8
+}
+
+var diagGathers, antiGathers [11]diagGather
+
+func init() {
+	for x := range ternary8 {
+		for i := 0; i < 8; i++ {
+			if x>>i&1 != 0 {
+				ternary8[x] += uint16(Pow3[i])
+			}
+		}
+	}
+	for k := 0; k < 11; k++ {
+		for _, t := range []struct {
+			g    *diagGather
+			line int
+			rev  bool
+		}{{&diagGathers[k], FirstDiag + k, false}, {&antiGathers[k], FirstAntiDiag + k, true}} {
+			sq0 := lineSquares[t.line][0] // position 0: the lowest rank
+			for _, sq := range lineSquares[t.line] {
+				if sq != NoSquare {
+					t.g.mask |= sq.Bit()
+				}
+			}
+			if t.rev {
+				t.g.shift = uint8(7 - sq0.Col())
+			} else {
+				t.g.shift = uint8(sq0.Col())
+			}
+		}
+	}
+}
+
+// linesFromSquares computes the line indices square by square (LinesFromBits' reference twin).
+func linesFromSquares(black, white uint64) [NumLines]uint16 {
 	var lines [NumLines]uint16
 	for l := 0; l < NumLines; l++ {
 		idx := 0
