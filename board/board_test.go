@@ -361,3 +361,25 @@ func TestLinesFromBits(t *testing.T) {
 		}
 	}
 }
+
+// linesFromSquares computes the line indices square by square (LinesFromBits' reference twin).
+func linesFromSquares(black, white uint64) [NumLines]uint16 {
+	var lines [NumLines]uint16
+	for l := 0; l < NumLines; l++ {
+		idx := 0
+		for i, sq := range lineSquares[l] {
+			code := CodeEmpty
+			if sq != NoSquare {
+				switch {
+				case black&sq.Bit() != 0:
+					code = CodeBlack
+				case white&sq.Bit() != 0:
+					code = CodeWhite
+				}
+			}
+			idx += code * Pow3[i]
+		}
+		lines[l] = uint16(idx)
+	}
+	return lines
+}

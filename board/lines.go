@@ -166,8 +166,8 @@ func LineSquares(l int) [8]Square { return lineSquares[l] }
 // Each line's discs of a colour are gathered into a byte whose bit i is the line's position i
 // (a shift for rows; a multiply for columns and diagonals, as in Flips), and a table gives that
 // byte's ternary weight: index = 3280 (all empty) + weight(black) - weight(white), as black's
-// code is one above empty and white's one below. linesFromSquares is its square-by-square
-// twin, which the tests compare it with.
+// code is one above empty and white's one below. The tests compare it with linesFromSquares,
+// its square-by-square twin.
 func LinesFromBits(black, white uint64) [NumLines]uint16 {
 	var lines [NumLines]uint16
 	const allEmpty = 3280 // sum of 3^i, i = 0..7
@@ -232,28 +232,6 @@ func init() {
 			}
 		}
 	}
-}
-
-// linesFromSquares computes the line indices square by square (LinesFromBits' reference twin).
-func linesFromSquares(black, white uint64) [NumLines]uint16 {
-	var lines [NumLines]uint16
-	for l := 0; l < NumLines; l++ {
-		idx := 0
-		for i, sq := range lineSquares[l] {
-			code := CodeEmpty
-			if sq != NoSquare {
-				switch {
-				case black&sq.Bit() != 0:
-					code = CodeBlack
-				case white&sq.Bit() != 0:
-					code = CodeWhite
-				}
-			}
-			idx += code * Pow3[i]
-		}
-		lines[l] = uint16(idx)
-	}
-	return lines
 }
 
 // LineFlips returns the discs flipped by a disc of the given color (black true) placed on sq,
