@@ -22,6 +22,7 @@ type Config struct {
 	NoMPC       bool // never use Multi-ProbCut, whatever Limits.Selectivity says
 	NoPVS       bool // plain alpha-beta everywhere
 	NoPrevOrder bool // do not order moves by the previous iteration's table
+	NoKiller    bool // no killer moves in the last plies' fixed order
 	// PVSHeight and TTHeight override the heights where PVS and the tables start (0: the
 	// measured defaults, which for the tables depend on the selectivity).
 	PVSHeight int
@@ -105,6 +106,10 @@ type Engine struct {
 	nodeLimit    uint64
 	pv           [maxPly][maxPly]board.Square
 	pvLen        [maxPly]int
+	// killer[ply] is the move (a bitboard of one square, or 0) that last refuted a node at
+	// ply below sortHeight; useKiller is !cfg.NoKiller.
+	killer    [maxPly]uint64
+	useKiller bool
 }
 
 // midgameHint is the solver's move hint (Solver.SetMoveHint): the best move the midgame
@@ -211,6 +216,8 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.hasDeadline = tp.hard > 0
 	e.hardDeadline = e.start.Add(tp.hard)
 	e.mayReachEnd = true // searchRoot narrows it per iteration
+	e.killer = [maxPly]uint64{}
+	e.useKiller = !e.cfg.NoKiller
 	e.solveStop.Store(false)
 	e.solver.deadline = time.Time{}
 	if e.hasDeadline {

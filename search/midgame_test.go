@@ -95,6 +95,7 @@ var testConfigs = []struct {
 	{"tt-everywhere", Config{TTMiB: 1, TTHeight: 1, PVSHeight: 1}},
 	{"no-pvs", Config{TTMiB: 1, NoPVS: true}},
 	{"no-prev", Config{TTMiB: 1, NoPrevOrder: true}},
+	{"no-killer", Config{TTMiB: 1, NoKiller: true}},
 	{"tiny-tt", Config{TTMiB: 1, TTHeight: 1}},
 	{"no-leaf-solve", Config{TTMiB: 1, LeafSolve: -1}},
 }

@@ -44,11 +44,12 @@ func cmdBench(env *cmdEnv, args []string) error {
 	noMPC := fs.Bool("no-mpc", false, "turn Multi-ProbCut off")
 	noPVS := fs.Bool("no-pvs", false, "plain alpha-beta everywhere")
 	noPrev := fs.Bool("no-prev", false, "no ordering by the previous iteration's table")
+	noKiller := fs.Bool("no-killer", false, "no killer moves in the last plies' order")
 	pvsHeight := fs.Int("pvs-height", 0, "height from which PVS is used (0: default)")
 	ttHeight := fs.Int("tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
 	orderHeight := fs.Int("order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
 	screen := fs.Float64("mpc-screen", 0, "Multi-ProbCut screen width in deviations of the static prediction (0: the default; negative: no screen)")
-	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, and MPC on (level -sel, default 2) vs off")
+	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, no-killer, and MPC on (level -sel, default 2) vs off")
 	npos := fs.Int("positions", len(benchPositions), "use the first N bench positions")
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	verbose := fs.Bool("each", false, "print every position's result")
@@ -81,7 +82,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
+	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
 	if *moveTime != 0 {
 		if *file == "" || *moveTime < 0 {
@@ -96,16 +97,19 @@ func cmdBench(env *cmdEnv, args []string) error {
 			mpcLevel = 2
 		}
 		full := base
-		full.NoMPC, full.NoPVS, full.NoPrevOrder = false, false, false
-		noPrevCfg, noPVSCfg, noScreenCfg := full, full, full
+		full.NoMPC, full.NoPVS, full.NoPrevOrder, full.NoKiller = false, false, false, false
+		noPrevCfg, noPVSCfg, noKillerCfg, noScreenCfg := full, full, full, full
 		noPrevCfg.NoPrevOrder = true
 		noPVSCfg.NoPVS = true
+		noKillerCfg.NoKiller = true
 		noScreenCfg.MPCScreen = -1
 		variants = []benchVariant{
 			{"full, MPC off", full, 0},
 			{"no prev-table ordering", noPrevCfg, 0},
 			{"no PVS", noPVSCfg, 0},
+			{"no killer moves", noKillerCfg, 0},
 			{fmt.Sprintf("full, MPC level %d", mpcLevel), full, mpcLevel},
+			{fmt.Sprintf("MPC level %d, no killer moves", mpcLevel), noKillerCfg, mpcLevel},
 			{fmt.Sprintf("MPC level %d, no screen", mpcLevel), noScreenCfg, mpcLevel},
 		}
 	}
