@@ -107,9 +107,8 @@ type Engine struct {
 	pv           [maxPly][maxPly]board.Square
 	pvLen        [maxPly]int
 	// killer[ply] is the move (a bitboard of one square, or 0) that last refuted a node at
-	// ply below sortHeight; useKiller is !cfg.NoKiller.
-	killer    [maxPly]uint64
-	useKiller bool
+	// ply below sortHeight (always 0 with cfg.NoKiller).
+	killer [maxPly]uint64
 }
 
 // midgameHint is the solver's move hint (Solver.SetMoveHint): the best move the midgame
@@ -217,7 +216,6 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.hardDeadline = e.start.Add(tp.hard)
 	e.mayReachEnd = true // searchRoot narrows it per iteration
 	e.killer = [maxPly]uint64{}
-	e.useKiller = !e.cfg.NoKiller
 	e.solveStop.Store(false)
 	e.solver.deadline = time.Time{}
 	if e.hasDeadline {

@@ -174,7 +174,7 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 			best, bestMove = v, sq
 			if v > a {
 				if v >= beta {
-					if height < sortHeight && e.useKiller {
+					if height < sortHeight && !e.cfg.NoKiller {
 						e.killer[ply] = sq.Bit()
 					}
 					break
@@ -258,7 +258,7 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 				best = v
 				if v > alpha {
 					if v >= beta {
-						if e.useKiller {
+						if !e.cfg.NoKiller {
 							e.killer[ply] = sq.Bit()
 						}
 						return v
