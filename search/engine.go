@@ -23,6 +23,9 @@ type Config struct {
 	NoPVS       bool // plain alpha-beta everywhere
 	NoPrevOrder bool // do not order moves by the previous iteration's table
 	NoKiller    bool // no killer moves in the last plies' fixed order
+	// NoStaticCut: no Multi-ProbCut tests at heights 1-2, where the test is the static
+	// evaluation's prediction alone (staticCut; measurement).
+	NoStaticCut bool
 	// PVSHeight and TTHeight override the heights where PVS and the tables start (0: the
 	// measured defaults, which for the tables depend on the selectivity).
 	PVSHeight int

@@ -92,6 +92,11 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 		return e.searchPass(alpha, beta, height)
 	}
 	if height < e.ttHeight {
+		if e.level > 0 && height >= staticCutMin {
+			if v, cut := e.staticCut(alpha, beta, height); cut {
+				return v
+			}
+		}
 		return e.alphaBetaLeafward(alpha, beta, height, moves)
 	}
 
@@ -117,7 +122,7 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 		}
 	}
 
-	if e.level > 0 && height >= mpcMinHeight {
+	if e.level > 0 && height >= staticCutMin {
 		if v, cut := e.probCut(alpha, beta, height); cut {
 			return v
 		}

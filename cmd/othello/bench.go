@@ -45,11 +45,12 @@ func cmdBench(env *cmdEnv, args []string) error {
 	noPVS := fs.Bool("no-pvs", false, "plain alpha-beta everywhere")
 	noPrev := fs.Bool("no-prev", false, "no ordering by the previous iteration's table")
 	noKiller := fs.Bool("no-killer", false, "no killer moves in the last plies' order")
+	noStatic := fs.Bool("no-static-cut", false, "no Multi-ProbCut tests at heights 1-2 (the static evaluation's prediction)")
 	pvsHeight := fs.Int("pvs-height", 0, "height from which PVS is used (0: default)")
 	ttHeight := fs.Int("tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
 	orderHeight := fs.Int("order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
 	screen := fs.Float64("mpc-screen", 0, "Multi-ProbCut screen width in deviations of the static prediction (0: the default; negative: no screen)")
-	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, no-killer, and MPC on (level -sel, default 2) vs off")
+	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, no-killer, and MPC on (level -sel, default 2) vs off, without killers, the screen or the static cuts")
 	npos := fs.Int("positions", len(benchPositions), "use the first N bench positions")
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	verbose := fs.Bool("each", false, "print every position's result")
@@ -82,7 +83,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
+	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
 	if *moveTime != 0 {
 		if *file == "" || *moveTime < 0 {
@@ -97,8 +98,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 			mpcLevel = 2
 		}
 		full := base
-		full.NoMPC, full.NoPVS, full.NoPrevOrder, full.NoKiller = false, false, false, false
-		noPrevCfg, noPVSCfg, noKillerCfg, noScreenCfg := full, full, full, full
+		full.NoMPC, full.NoPVS, full.NoPrevOrder, full.NoKiller, full.NoStaticCut = false, false, false, false, false
+		noPrevCfg, noPVSCfg, noKillerCfg, noScreenCfg, noStaticCfg := full, full, full, full, full
+		noStaticCfg.NoStaticCut = true
 		noPrevCfg.NoPrevOrder = true
 		noPVSCfg.NoPVS = true
 		noKillerCfg.NoKiller = true
@@ -111,6 +113,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 			{fmt.Sprintf("full, MPC level %d", mpcLevel), full, mpcLevel},
 			{fmt.Sprintf("MPC level %d, no killer moves", mpcLevel), noKillerCfg, mpcLevel},
 			{fmt.Sprintf("MPC level %d, no screen", mpcLevel), noScreenCfg, mpcLevel},
+			{fmt.Sprintf("MPC level %d, no static cuts", mpcLevel), noStaticCfg, mpcLevel},
 		}
 	}
 	var boards []board.Board

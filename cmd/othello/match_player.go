@@ -130,7 +130,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "solvebudget", "wldrefine", "solverhint":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -152,6 +152,8 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoPrevOrder = !on
 			case "killer":
 				sp.cfg.NoKiller = !on
+			case "staticcut":
+				sp.cfg.NoStaticCut = !on
 			case "solvebudget":
 				sp.cfg.NoSolveBudget = !on
 			case "wldrefine":
@@ -160,7 +162,7 @@ func parseEngineSpec(text string) (playerSpec, error) {
 				sp.cfg.NoSolverHint = !on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, killer, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, killer, staticcut, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

@@ -56,8 +56,8 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want one of -openings FILE and -positions FILE, and no arguments")}
 	}
-	if *nPos < 1 || *maxHeight < 3 || *maxHeight > 16 || *concurrency < 1 {
-		return exitError{2, fmt.Errorf("want n >= 1, depth 3-16, concurrency >= 1")}
+	if *nPos < 1 || *maxHeight < 2 || *maxHeight > 16 || *concurrency < 1 {
+		return exitError{2, fmt.Errorf("want n >= 1, depth 2-16, concurrency >= 1")}
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
