@@ -159,7 +159,7 @@ func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 // with both heights (height 2 alone: 7,701,585, 0.72 s); depth 15 with the cuts costs what
 // depth 14 cost without them. In games against NTest depth 12 they trade points for time at
 // a given depth (depth 12: 45.8% at 0.82 times NTest's time against 49.8% at 0.97 without)
-// and buy a ply: depth 13 with them 52.9% at 0.94 times over 4,800 games (README,
+// and buy a ply: depth 13 with them 52.8% at 0.95 times over 5,600 games (README,
 // twenty-first session).
 func (e *Engine) staticCut(alpha, beta, height int) (int, bool) {
 	if e.cfg.NoStaticCut {
