@@ -244,7 +244,7 @@ func TestMPCScreen(t *testing.T) {
 // search no node, cut exactly where the static prediction clears the window by the level's
 // margin and return the bound they clear; at level 5 (73%) at most one cut in four is wrong
 // against the full-width value at that height (a one-sided miss of 1.1 deviations is 14%);
-// NoStaticCut and level 0 never cut there.
+// NoStaticCut never cuts there (full-width searches never test: the minimax tests).
 func TestStaticCut(t *testing.T) {
 	ev, err := eval.Default()
 	if err != nil {
