@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -87,7 +88,7 @@ type Engine struct {
 	level           int     // selectivity level of the running search
 	mpcT            float64 // its confidence threshold
 	mpcScreen       float64 // probCut screen width in deviations of the static prediction (0: off)
-	solver          *Solver
+	solver          *endgame.Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
 	leafSolve       int         // leaves with this many empties or fewer are solved, not evaluated
@@ -114,11 +115,11 @@ type Engine struct {
 	killer [maxPly]uint64
 }
 
-// midgameHint is the solver's move hint (Solver.SetMoveHint): the best move the midgame
+// midgameHint is the solver's move hint (endgame.Solver.SetMoveHint): the best move the midgame
 // iterations stored for the position, from the current table or the previous one. A band
 // solve at 21-23 empties follows midgame iterations that searched its top plies 8-10 plies
-// deep; their moves order those nodes better than the solver's shallow searches (sixteenth
-// session, level 12 against NTest depth 12, openings 101-300, 400 games: the band's time
+// deep; their moves order those nodes better than the solver's shallow searches (commit
+// 4d4f705, level 12 against NTest depth 12, openings 101-300, 400 games: the band's time
 // per move relative to NTest's -12%, the score 50.1% against 50.5%, paired -0.4, SE 0.4).
 func (e *Engine) midgameHint(p, o uint64) int {
 	key := boundsHash(p, o)
@@ -127,7 +128,7 @@ func (e *Engine) midgameHint(p, o uint64) int {
 		en = e.prev.probe(key, e.gen-1)
 	}
 	if en == nil || en.move < 0 {
-		return noMove
+		return endgame.NoMove
 	}
 	return int(en.move)
 }
@@ -149,9 +150,9 @@ func NewEngine(cfg Config) *Engine {
 	if solverMiB <= 0 {
 		solverMiB = 16
 	}
-	so := DefaultSolverOptions(solverMiB)
+	so := endgame.DefaultSolverOptions(solverMiB)
 	so.Eval = cfg.Eval // deep ordering of in-game solves by the pattern evaluation
-	e.solver = NewSolverWith(so)
+	e.solver = endgame.NewSolverWith(so)
 	e.solver.SetStop(&e.solveStop)
 	if !cfg.NoSolverHint {
 		e.solver.SetMoveHint(e.midgameHint)
@@ -220,15 +221,15 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.mayReachEnd = true // searchRoot narrows it per iteration
 	e.killer = [maxPly]uint64{}
 	e.solveStop.Store(false)
-	e.solver.deadline = time.Time{}
+	e.solver.SetDeadline(time.Time{})
 	if e.hasDeadline {
-		e.solver.deadline = e.hardDeadline
+		e.solver.SetDeadline(e.hardDeadline)
 	}
 	e.nodeLimit = lim.Nodes
 	e.level = 0
 	if !e.cfg.NoMPC && lim.Selectivity > 0 && e.mpc != nil {
-		e.level = min(lim.Selectivity, len(mpcLevels)-1)
-		e.mpcT = mpcLevels[e.level].t
+		e.level = min(lim.Selectivity, MaxSelectivity)
+		e.mpcT = endgame.SelectivityT(e.level)
 	}
 	e.ttHeight = defaultTTHeight
 	if e.level > 0 {
@@ -417,7 +418,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if (plan.solve || plan.wldOnly || plan.probable) && tp.solve > tp.hard {
 		// A solving move may take the larger share of the clock (timePlan.solve).
 		e.hardDeadline = e.start.Add(tp.solve)
-		e.solver.deadline = e.hardDeadline
+		e.solver.SetDeadline(e.hardDeadline)
 	}
 	var out []MoveScore
 	report := func(depth int, exact, wld bool, sel int) {
@@ -441,7 +442,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	}
 	sel := 100
 	if e.level > 0 {
-		sel = mpcLevels[e.level].percent
+		sel = endgame.SelectivityPercent(e.level)
 	}
 	for d := 1; d <= plan.maxDepth; d++ {
 		if d > 1 {
@@ -483,7 +484,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			level = max(e.cfg.WLDLevel, 0)
 		}
 		e.solver.SetSelectivity(level)
-		wldSel := SelectivityPercent(e.solver.level) // 0 without the pattern evaluation
+		wldSel := SelectivityPercent(e.solver.Selectivity()) // 0 without the pattern evaluation
 		switch {
 		case n > 1 || e.cfg.NoWLDRefine:
 			if e.solveRoot(rm, n, true) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -58,7 +59,7 @@ func TestDepthLevelProbableWLD(t *testing.T) {
 	}
 	probable := NewEngine(Config{TTMiB: 2, SolverMiB: 4, Eval: ev})
 	proof := NewEngine(Config{TTMiB: 2, SolverMiB: 4, Eval: ev, WLDLevel: -1})
-	s := NewSolver(4)
+	s := endgame.NewSolver(4)
 	sign := func(x int) int { return clampSign(x, true) }
 	lim := Limits{Depth: levelProbableDepth, Selectivity: 5}
 	n := 12
@@ -109,7 +110,7 @@ func TestDepthLevelProofs(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(Config{TTMiB: 2, SolverMiB: 4, Eval: ev})
-	s := NewSolver(4)
+	s := endgame.NewSolver(4)
 	sign := func(x int) int { return clampSign(x, true) }
 	lim := Limits{Depth: 12, Selectivity: 5}
 	n := 6

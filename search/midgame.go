@@ -11,7 +11,7 @@ import (
 // bounds tables, orders moves and tries Multi-ProbCut; near the leaves it is plain alpha-beta in
 // a fixed order of square types, where a table probe or a sort costs more than it saves. The
 // switch heights are Config fields so `othello bench` can measure them; the defaults below are
-// the measured best on the bench set (see the README's midgame section).
+// the measured best on the bench set (see docs/midgame.md).
 
 const (
 	// PVS at height >= defaultPVSHeight, plain alpha-beta below. Below defaultTTHeight the
@@ -223,7 +223,7 @@ const (
 // it. Bench depth 16 level 5: 13,218,339 -> 11,737,230 nodes, 8-11% less time (three
 // alternating runs); at height 1 alone 12,603,108. Killers at heights 3-4 as well, ahead of
 // the mobility order there, searched 12,246,438 nodes in more time than at heights 1-2
-// alone, so those heights keep their order (README, twentieth session).
+// alone, so those heights keep their order (docs/midgame.md, commit 0471440).
 func leafClasses(moves, killer uint64) [5]uint64 {
 	moves &^= killer
 	return [5]uint64{killer, moves & cornerSquares, moves & leafEdges, moves & leafInner, moves & xSquares}

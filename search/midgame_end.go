@@ -6,16 +6,17 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 )
 
-// The switch from the midgame search to the endgame Solver near the end of the game: after a
+// The switch from the midgame search to the endgame endgame.Solver near the end of the game: after a
 // few midgame iterations have ordered the root moves, the position is solved exactly, or first
 // for win/loss/draw when time is short (see planSearch). A solve that the context or the hard
 // deadline stops is dropped and the midgame result stands.
 
-// endValue solves p to move against o within (alpha, beta) with the engine's Solver, stopping
+// endValue solves p to move against o within (alpha, beta) with the engine's endgame.Solver, stopping
 // it when the search's context ends or its hard deadline passes. It reports false when stopped.
-func (e *Engine) endValue(p, o uint64, alpha, beta int) (SolveResult, bool) {
+func (e *Engine) endValue(p, o uint64, alpha, beta int) (endgame.SolveResult, bool) {
 	e.solveStop.Store(false)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -62,7 +63,7 @@ const defaultEndHandover = 12
 // position. Measured with 25 ms a move on 150 real-game positions at 20 and 19 empties, every
 // move valued exactly: mean loss 0.60-0.63 and 0.93 discs a move with evaluated leaves, 0.39
 // and 0.61 with 6, 0.57 and 0.61 with 5, 0.43 and 0.73 with 7 (the iterations get shallower),
-// 0.63 with 8 (see the README's midgame section for the games).
+// 0.63 with 8 (see docs/midgame.md for the games).
 const defaultLeafSolve = 6
 
 // endNode is the exact value of e.b within (alpha, beta) in evaluation units, fail-soft, from
@@ -72,11 +73,9 @@ func (e *Engine) endNode(alpha, beta int) int {
 	sc := e.scale
 	lo := min(max(floorDiv(alpha, sc), -65), 64)
 	hi := max(min(-floorDiv(-beta, sc), 65), lo+1)
-	s := e.solver
-	n0 := s.nodes
-	v := s.window(e.b.P, e.b.O, lo, hi)
-	e.nodes += s.nodes - n0
-	if s.stopped {
+	v, nodes, stopped := e.solver.Window(e.b.P, e.b.O, lo, hi)
+	e.nodes += nodes
+	if stopped {
 		e.stopped = true
 		return 0
 	}
@@ -143,7 +142,7 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 		u := e.b.Make(res[i].sq)
 		p, o := e.b.P, e.b.O
 		e.b.Unmake(u)
-		var r SolveResult
+		var r endgame.SolveResult
 		ok := true
 		switch {
 		case wld:

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -484,7 +485,7 @@ func TestDepthLevelProvesWLD(t *testing.T) {
 // empties it reports a proof whose sign is the exact score's, and plays a move that keeps it.
 func TestTimeControlProvesWLD(t *testing.T) {
 	e := NewEngine(Config{TTMiB: 1, SolverMiB: 4})
-	s := NewSolver(4)
+	s := endgame.NewSolver(4)
 	sign := func(x int) int { return clampSign(x, true) }
 	proofs := 0
 	positions := randomPositions(21, 8, 16)
@@ -512,7 +513,7 @@ func TestTimeControlProvesWLD(t *testing.T) {
 	}
 	if proofs == 0 {
 		// As in TestTimeControlProbableSolves: fail only where the proofs would fit.
-		if fastest := fastestSolve(NewSolver(4), positions, -1, 1); fastest > 10*time.Millisecond {
+		if fastest := fastestSolve(endgame.NewSolver(4), positions, -1, 1); fastest > 10*time.Millisecond {
 			t.Skipf("no proof finished in 40 ms a move, but on this machine the fastest alone takes %v", fastest)
 		}
 		t.Errorf("no win/loss/draw proof in 8 positions at 16 empties with 40 ms each")

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -34,20 +35,12 @@ const (
 	mpcStages    = 6 // by empties: 0-9, 10-19, ..., 50-60
 )
 
-// mpcLevels maps a selectivity level (Limits.Selectivity) to its threshold t and the
-// confidence it stands for (Info.Selectivity).
-var mpcLevels = [...]struct {
-	t       float64
-	percent int
-}{{0, 100}, {3.3, 99}, {2.6, 98}, {2.0, 95}, {1.5, 87}, {1.1, 73}}
-
-// MaxSelectivity is the most selective level.
-const MaxSelectivity = len(mpcLevels) - 1
+// MaxSelectivity is the most selective Multi-ProbCut level (Limits.Selectivity); the levels
+// are the solver's, shared by both searches.
+const MaxSelectivity = endgame.MaxSelectivity
 
 // SelectivityPercent is the confidence of a selectivity level, 100 for level 0.
-func SelectivityPercent(level int) int {
-	return mpcLevels[max(0, min(level, MaxSelectivity))].percent
-}
+func SelectivityPercent(level int) int { return endgame.SelectivityPercent(level) }
 
 func mpcStageOf(empties int) int { return min(empties/10, mpcStages-1) }
 
@@ -159,8 +152,8 @@ func (e *Engine) probCut(alpha, beta, height int) (int, bool) {
 // with both heights (height 2 alone: 7,701,585, 0.72 s); depth 15 with the cuts costs what
 // depth 14 cost without them. In games against NTest depth 12 they trade points for time at
 // a given depth (depth 12: 45.8% at 0.82 times NTest's time against 49.8% at 0.97 without)
-// and buy a ply: depth 13 with them 52.8% at 0.95 times over 5,600 games (README,
-// twenty-first session).
+// and buy a ply: depth 13 with them 52.8% at 0.95 times over 5,600 games (docs/midgame.md,
+// commit 3e10a05).
 func (e *Engine) staticCut(alpha, beta, height int) (int, bool) {
 	if e.cfg.NoStaticCut {
 		return 0, false

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -282,7 +283,7 @@ func TestStaticCut(t *testing.T) {
 			truth := full.alphaBeta(-scoreInf, scoreInf, h)
 			pr := p.pre[mpcStageOf(b.NumEmpties())][h]
 			pred := pr.a*float64(static) + pr.b*sc
-			margin := mpcLevels[5].t * pr.sigma * sc
+			margin := endgame.SelectivityT(5) * pr.sigma * sc
 			for d := -12; d <= 12; d += 3 {
 				bound := static + d*sel.scale
 				for _, w := range [][2]int{{-limit, bound}, {bound, limit}} {

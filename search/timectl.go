@@ -126,13 +126,13 @@ const defaultProbableBand = wldBandTime
 // levelWLDSelectivity, 73%) from levelWLDTop empties down to levelProofTop+1, after their
 // midgame iterations: a proof or an exact solve at 21-23 empties can take seconds, where these
 // take tens of milliseconds and decide about as many games. Against NTest depth 12 (400 games
-// each, openings 101-300, paired by opening; fourteenth session): the plan before the
+// each, openings 101-300, paired by opening; commit 7d2ed84): the plan before the
 // probable band (exact from 22 empties) 51.5% with 39.6 ms a move (NTest 12.6 ms, the slowest
 // move 10.9 s); the band with the exact solve from 18 49.9% with 13.8 ms (NTest 11.5 ms,
 // slowest 2.2 s); exact from 18 alone 41.6%, with proofs at 19-20 45.6%, at 19-22 51.5% with
 // 21.9 ms a move. On openings 301-500 the band 48.2% (15.0 ms), the one before 48.9% (37.0
-// ms); level 10 against NTest depth 10: 58.0% (8.7 ms) against 54.6% (18.6 ms). Since the
-// sixteenth session the exact solve starts at 16 with proofs at 17-18 (a proof keeps every
+// ms); level 10 against NTest depth 10: 58.0% (8.7 ms) against 54.6% (18.6 ms). Since commit
+// b61fdbd the exact solve starts at 16 with proofs at 17-18 (a proof keeps every
 // result the exact solve would: the game score cannot suffer, only the disc margin): level 12
 // against NTest depth 12, openings 301-500, 49.0% against 49.2% with the exact solve from 18
 // (paired -0.2, SE 0.5), 1.12 against 1.19 times NTest's time, the moves at 16-18 empties

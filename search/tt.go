@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/bigmem"
 )
 
 // The midgame keeps two tables of minimax-value bounds, the classic two-generation design:
@@ -40,7 +41,7 @@ func newBoundsTable(bytes int) boundsTable {
 		n = 4
 	}
 	n = uint64(1) << (63 - bits.LeadingZeros64(n)) // round down to a power of two
-	return boundsTable{entries: bigSlice[boundsEntry](int(n)), mask: (n - 1) &^ 1}
+	return boundsTable{entries: bigmem.Slice[boundsEntry](int(n)), mask: (n - 1) &^ 1}
 }
 
 // boundsHash is the position's 64-bit key (board.Hash), never 0 so that an all-zero slot never
@@ -63,7 +64,7 @@ func (t *boundsTable) probe(key uint64, gen uint8) *boundsEntry {
 
 // prefetch starts loading the bucket of key into the cache (see orderMoves).
 func (t *boundsTable) prefetch(key uint64) {
-	prefetch(uintptr(unsafe.Pointer(&t.entries[key&t.mask])))
+	bigmem.Prefetch(uintptr(unsafe.Pointer(&t.entries[key&t.mask])))
 }
 
 // store writes the bounds of key, replacing its own slot, else a slot of an older generation,

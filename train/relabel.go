@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/othellogo/othello/board"
-	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/endgame"
 )
 
 // MaxExactDepth bounds the relabelling depth.
@@ -35,7 +35,7 @@ func Relabel(games []Game, depth, workers, ttMiB int, done func()) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := search.NewSolver(ttMiB)
+			s := endgame.NewSolver(ttMiB)
 			var path [MaxExactDepth + 1]board.Board
 			var have [MaxExactDepth + 1]bool
 			for {

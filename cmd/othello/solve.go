@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/search"
 )
 
 // solveOutcome is one solved problem, ready to print.
 type solveOutcome struct {
 	index   int
-	res     search.SolveResult
+	res     endgame.SolveResult
 	elapsed time.Duration
-	cpu     time.Duration           // CPU time of the whole process meanwhile (see cpuTime)
-	moves   []search.MoveScoreKnown // with --all-moves: every move's exact score, best first
+	cpu     time.Duration            // CPU time of the whole process meanwhile (see cpuTime)
+	moves   []endgame.MoveScoreKnown // with --all-moves: every move's exact score, best first
 }
 
 func cmdSolve(env *cmdEnv, args []string) error {
@@ -85,7 +86,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *sel > 0 && ev.ev == nil {
 		return exitError{2, fmt.Errorf("--sel needs the pattern evaluation (--eval default or a weights file)")}
 	}
-	opt := search.DefaultSolverOptions(*hashMiB)
+	opt := endgame.DefaultSolverOptions(*hashMiB)
 	opt.Eval = ev.ev
 	opt.Table = opt.Table && !*noTable
 	opt.Stability = !*noStab
@@ -134,7 +135,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := search.NewSolverWith(opt)
+			s := endgame.NewSolverWith(opt)
 			s.SetSelectivity(*sel)
 			for i := range jobs {
 				pr := &problems[selected[i]]
@@ -144,7 +145,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 				}
 				start, cpu := time.Now(), cpuTime()
 				res := s.Solve(pr.Board.P, pr.Board.O, alpha, beta)
-				var moves []search.MoveScoreKnown
+				var moves []endgame.MoveScoreKnown
 				if movesOut != nil {
 					var nodes uint64
 					moves, nodes = solveAllMoves(s, pr.Board)
@@ -217,31 +218,26 @@ func cmdSolve(env *cmdEnv, args []string) error {
 
 // readProblems reads an .obf file of positions with their optional move scores; errors are
 // usage errors (exit status 2) naming the file.
-func readProblems(path string) ([]search.Problem, error) {
-	f, err := os.Open(path)
+func readProblems(path string) ([]endgame.Problem, error) {
+	ps, err := endgame.ReadProblemFile(path)
 	if err != nil {
 		return nil, exitError{2, err}
 	}
-	defer f.Close()
-	problems, err := search.ParseProblems(f)
-	if err != nil {
-		return nil, exitError{2, fmt.Errorf("%s: %v", path, err)}
-	}
-	return problems, nil
+	return ps, nil
 }
 
 // solveAllMoves solves every legal move of b exactly (a forced pass as one move, board.NoSquare)
 // and returns the scores from b's side, best first, with the nodes spent.
-func solveAllMoves(s *search.Solver, b board.Board) ([]search.MoveScoreKnown, uint64) {
+func solveAllMoves(s *endgame.Solver, b board.Board) ([]endgame.MoveScoreKnown, uint64) {
 	if b.GameOver() {
 		return nil, 0
 	}
 	moves := b.LegalMoves()
 	if moves == 0 {
 		r := s.Solve(b.P, b.O, -64, 64)
-		return []search.MoveScoreKnown{{Move: board.NoSquare, Score: r.Score}}, r.Nodes
+		return []endgame.MoveScoreKnown{{Move: board.NoSquare, Score: r.Score}}, r.Nodes
 	}
-	var out []search.MoveScoreKnown
+	var out []endgame.MoveScoreKnown
 	var nodes uint64
 	for m := moves; m != 0; m &= m - 1 {
 		sq := board.FirstSquare(m)
@@ -249,7 +245,7 @@ func solveAllMoves(s *search.Solver, b board.Board) ([]search.MoveScoreKnown, ui
 		child.Make(sq)
 		r := s.Solve(child.P, child.O, -64, 64)
 		nodes += r.Nodes
-		out = append(out, search.MoveScoreKnown{Move: sq, Score: -r.Score})
+		out = append(out, endgame.MoveScoreKnown{Move: sq, Score: -r.Score})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nodes
@@ -257,7 +253,7 @@ func solveAllMoves(s *search.Solver, b board.Board) ([]search.MoveScoreKnown, ui
 
 // movesDisagree names the first move whose score in known differs from the solved ones
 // ("" when they all agree).
-func movesDisagree(solved, known []search.MoveScoreKnown) string {
+func movesDisagree(solved, known []endgame.MoveScoreKnown) string {
 	for _, k := range known {
 		for _, m := range solved {
 			if m.Move == k.Move && m.Score != k.Score {
@@ -269,7 +265,7 @@ func movesDisagree(solved, known []search.MoveScoreKnown) string {
 }
 
 // obfWithMoves is b in .obf form followed by its move scores: "...; G8:+18; H1:+12;".
-func obfWithMoves(b board.Board, moves []search.MoveScoreKnown) string {
+func obfWithMoves(b board.Board, moves []endgame.MoveScoreKnown) string {
 	var sb strings.Builder
 	sb.WriteString(b.OBF())
 	sb.WriteString(";")
@@ -284,7 +280,7 @@ func obfWithMoves(b board.Board, moves []search.MoveScoreKnown) string {
 }
 
 // reportProgress writes a progress line on stderr every interval until done is closed.
-func reportProgress(env *cmdEnv, s *search.Solver, number, empties int, interval time.Duration, done chan struct{}) {
+func reportProgress(env *cmdEnv, s *endgame.Solver, number, empties int, interval time.Duration, done chan struct{}) {
 	start := time.Now()
 	t := time.NewTicker(interval)
 	defer t.Stop()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/endgame"
 )
 
 func runSolve(t *testing.T, text string, args ...string) (int, string, string) {
@@ -72,11 +72,11 @@ func TestSolveCommandAllMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Every move solved again must give the FFO file's scores, best first.
-	written, err := search.ParseProblems(strings.NewReader(string(data)))
+	written, err := endgame.ParseProblems(strings.NewReader(string(data)))
 	if err != nil || len(written) != 1 || len(written[0].Scores) != 8 {
 		t.Fatalf("written file %q: %v", data, err)
 	}
-	want, _ := search.ParseProblems(strings.NewReader(ffo1))
+	want, _ := endgame.ParseProblems(strings.NewReader(ffo1))
 	for i, m := range written[0].Scores {
 		if i > 0 && m.Score > written[0].Scores[i-1].Score {
 			t.Fatalf("not best first: %q", data)

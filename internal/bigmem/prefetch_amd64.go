@@ -1,7 +1,7 @@
-package search
+package bigmem
 
 // prefetch asks the processor to bring the cache line at addr closer (PREFETCHT0); it never
 // faults and has no other effect.
 //
 //go:noescape
-func prefetch(addr uintptr)
+func Prefetch(addr uintptr)

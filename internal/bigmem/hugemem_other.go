@@ -1,5 +1,5 @@
 //go:build !linux
 
-package search
+package bigmem
 
 func adviseHugePages([]byte) {}

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package search
+package bigmem
 
 // prefetch does nothing where there is no prefetch instruction wrapper.
-func prefetch(addr uintptr) {}
+func Prefetch(addr uintptr) {}

@@ -1,10 +1,13 @@
-package search
+// Package bigmem allocates the engine's large, randomly probed tables (transposition tables of
+// the midgame search and the endgame solver) on huge pages where the kernel allows, and wraps
+// the processor's prefetch instruction for them. It sits below every package that owns a table.
+package bigmem
 
 import "unsafe"
 
 // The tables are large arrays probed at random: with the usual 4 KiB pages nearly every probe
 // of a table of tens of MiB also misses the TLB, and on a fresh table every first touch of a
-// page is a page fault. bigSlice asks the kernel to back such arrays with 2 MiB pages where it
+// page is a page fault. Slice asks the kernel to back such arrays with 2 MiB pages where it
 // can (Linux transparent huge pages in "madvise" mode, the common default; elsewhere, or when
 // the kernel declines, it is an ordinary slice). The memory stays Go memory, collected as
 // usual. `othello bench -depth 12 -sel 4`: 64 MiB tables 7.3 -> 8.8 M nodes/s, 16 MiB 10.5 ->
@@ -12,11 +15,11 @@ import "unsafe"
 
 const hugePage = 2 << 20
 
-// bigSlice returns a zeroed slice of n T's, the huge-page-aligned part of which the kernel is
+// Slice returns a zeroed slice of n T's, the huge-page-aligned part of which the kernel is
 // advised to back with huge pages. Every page is touched here, so that the page faults of a
 // fresh table are paid when it is made, not in the middle of a timed search: a new engine's
 // first searches at 25 ms a move overran by up to 25 ms before (64 MiB tables).
-func bigSlice[T any](n int) []T {
+func Slice[T any](n int) []T {
 	s := make([]T, n)
 	if n == 0 {
 		return s

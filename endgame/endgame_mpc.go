@@ -1,4 +1,4 @@
-package search
+package endgame
 
 import (
 	"math"
@@ -55,7 +55,7 @@ func endMPCFor(empties int) endMPCPair {
 // level of its bounds, so a more exact solve never uses a less exact one's bounds.
 func (s *Solver) SetSelectivity(level int) {
 	s.level = max(0, min(level, MaxSelectivity))
-	s.mpcT = mpcLevels[s.level].t
+	s.mpcT = SelectivityT(s.level)
 	if s.opt.Eval == nil {
 		s.level, s.mpcT = 0, 0
 	}

@@ -1,4 +1,4 @@
-package search
+package endgame
 
 import (
 	"math/bits"
@@ -265,15 +265,17 @@ func (s *Solver) poll() {
 	}
 }
 
-// window returns the exact score of p to move against o within (alpha, beta), fail-soft,
-// for a midgame search that hands the last empties of a search to the end of the game over
-// to the solver: no aspiration, no new table generation, and the node count runs on, so the
-// caller reads the nodes spent as the difference. It sets s.stopped when stopped.
-func (s *Solver) window(p, o uint64, alpha, beta int) int {
+// Window returns the exact score of p to move against o within (alpha, beta), fail-soft,
+// for a midgame search that hands the last empties of a search over to the solver: no
+// aspiration, no new table generation, no principal variation. It also returns the nodes it
+// searched and whether the stop flag or the deadline ended it (the score is then meaningless).
+func (s *Solver) Window(p, o uint64, alpha, beta int) (score int, nodes uint64, stopped bool) {
 	s.stopped = false
+	n0 := s.nodes
 	s.nextPoll = s.nodes + pollNodes
 	empties := bits.OnesCount64(^(p | o))
-	return s.search(p, o, alpha, beta, empties, s.rootParity(p, o))
+	score = s.search(p, o, alpha, beta, empties, s.rootParity(p, o))
+	return score, s.nodes - n0, s.stopped
 }
 
 // midOrderEmpties: from this many empties on, mid sorts the moves fastest-first; below it the

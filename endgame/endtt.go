@@ -1,6 +1,10 @@
-package search
+package endgame
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/othellogo/othello/internal/bigmem"
+)
 
 // endTT is the endgame solver's transposition table. Its entries are keyed by the exact pair
 // of bitboards, so a hit is never a different position, and they hold bounds on the exact
@@ -28,7 +32,10 @@ type endEntry struct {
 // endBucket is two entries, 48 bytes.
 type endBucket [2]endEntry
 
-const noMove = 64
+// NoMove marks the absence of a move in the table and in a move hint (SetMoveHint).
+const NoMove = 64
+
+const noMove = NoMove
 
 // newEndTT returns a table of about mib MiB (a power of two number of buckets, at least one).
 func newEndTT(mib int) endTT {
@@ -37,7 +44,7 @@ func newEndTT(mib int) endTT {
 		n = 1
 	}
 	n = 1 << uint(63-bits.LeadingZeros64(n))
-	return endTT{buckets: bigSlice[endBucket](int(n)), mask: n - 1}
+	return endTT{buckets: bigmem.Slice[endBucket](int(n)), mask: n - 1}
 }
 
 func endHash(p, o uint64) uint64 {

@@ -1,4 +1,4 @@
-package search
+package endgame
 
 import (
 	"math/bits"
@@ -10,7 +10,7 @@ import (
 )
 
 // SolverOptions configure a Solver. The switches exist to measure what each technique buys
-// (see the feature table in README.md); the defaults (DefaultSolverOptions) turn all of them on.
+// (see the feature table in docs/endgame.md); the defaults (DefaultSolverOptions) turn all of them on.
 type SolverOptions struct {
 	TableMiB  int  // size of the transposition table in MiB (0: no table)
 	Table     bool // use the transposition table
@@ -98,7 +98,7 @@ const (
 	// pollNodes is how many nodes pass between two looks at the stop flag.
 	pollNodes = 1 << 14
 	// defaultTableEmpties: with fewer empties a subtree is cheaper to search than the table
-	// probes and writes it would save (measured, see the README).
+	// probes and writes it would save (measured, see docs/endgame.md).
 	defaultTableEmpties = 10
 	// From sortDeepEmpties empties on, moves are ordered by a shallow search of depth
 	// sortDeepDepth; measured on FFO #26-#42: 12% fewer nodes and 10% less time than
@@ -107,7 +107,7 @@ const (
 	sortDeepDepth   = 3
 	// etcEmpties: from here on, children are looked up in the table before any is searched
 	// (enhanced transposition cutoff); 8% fewer nodes on FFO #26-#42. From 11 rather than 12
-	// since the eighteenth session: FFO #20-#39 1.2% fewer nodes and about 1% less time, the
+	// since commit cf9651f: FFO #20-#39 1.2% fewer nodes and about 1% less time, the
 	// probable band 1% less; at 10 the children (9 empties) are below the table.
 	etcEmpties = 11
 )
@@ -171,6 +171,12 @@ func (s *Solver) SetMoveHint(hint func(p, o uint64) int) { s.hint = hint }
 // SetStop installs a flag that another goroutine may set to end the current solve early; the
 // solver looks at it every few thousand nodes. nil removes it.
 func (s *Solver) SetStop(stop *atomic.Bool) { s.stop = stop }
+
+// SetDeadline makes the solves stop at t, looked at with the stop flag (the zero time: none).
+func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
+
+// Selectivity is the level set by SetSelectivity (0 without the pattern evaluation).
+func (s *Solver) Selectivity() int { return s.level }
 
 // Progress returns the number of nodes of the current solve, updated every few thousand
 // nodes; safe to call from another goroutine.

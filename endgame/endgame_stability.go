@@ -1,4 +1,4 @@
-package search
+package endgame
 
 import "math/bits"
 

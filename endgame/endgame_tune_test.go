@@ -1,6 +1,6 @@
 //go:build unix
 
-package search
+package endgame
 
 import (
 	"os"

@@ -2,14 +2,14 @@ package search
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 )
 
@@ -46,72 +46,6 @@ func TestHandoverEqualsExact(t *testing.T) {
 	}
 }
 
-// testdataPositions reads the positions of an OBF file of testdata.
-func testdataPositions(t *testing.T, name string) []board.Board {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ps, err := ParseProblems(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]board.Board, len(ps))
-	for i, p := range ps {
-		out[i] = p.Board
-	}
-	return out
-}
-
-// TestProbableSolves, on positions of real games at 18 empties (games of this engine, not
-// the ones the regressions were fitted on): probable solves need far fewer nodes than exact
-// ones and land near the exact scores; an exact solve on the table they filled still gets
-// the exact score (their bounds are kept apart by level); without the pattern evaluation
-// there is no selectivity.
-func TestProbableSolves(t *testing.T) {
-	ev, err := eval.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := NewSolver(1); func() int { s.SetSelectivity(3); return s.level }() != 0 {
-		t.Fatal("selectivity without an evaluation")
-	}
-	opt := DefaultSolverOptions(16)
-	opt.Eval = ev
-	s := NewSolverWith(opt)
-	exact := NewSolver(16)
-	// All 12 even in -short: with 6 the check of the exact solve after a probable one did not
-	// catch probable bounds leaking into it (tried by removing the level test of the probe).
-	positions := testdataPositions(t, "probable18.obf")
-	var exactNodes, probNodes uint64
-	errSum := 0
-	for _, b := range positions {
-		exact.ClearTable()
-		want := exact.Solve(b.P, b.O, -64, 64)
-		exactNodes += want.Nodes
-		s.ClearTable()
-		s.SetSelectivity(MaxSelectivity)
-		got := s.Solve(b.P, b.O, -64, 64)
-		probNodes += got.Nodes
-		errSum += abs(got.Score - want.Score)
-		s.SetSelectivity(0)
-		if v := s.Solve(b.P, b.O, -64, 64).Score; v != want.Score {
-			t.Fatalf("%s: exact solve after a probable one: %d, want %d", b.OBF(), v, want.Score)
-		}
-	}
-	n := len(positions)
-	if probNodes*4 > exactNodes*3 {
-		t.Errorf("probable solves took %d nodes, exact ones %d: the cuts do not prune", probNodes, exactNodes)
-	}
-	if mean := float64(errSum) / float64(n); mean > 3 {
-		t.Errorf("probable solves miss by %.1f discs on average", mean)
-	}
-	t.Logf("%d positions of 18 empties: exact %d nodes, probable (level %d) %d, mean error %.2f discs",
-		n, exactNodes, MaxSelectivity, probNodes, float64(errSum)/float64(n))
-}
-
 // TestTimeControlProbableSolves: under time control with the pattern evaluation, the positions
 // of the band above the exact solve get probable solves (at 40 ms a move: exact from 14
 // empties, probable at 15-18), reported as solves to the end with their selectivity; when the
@@ -122,7 +56,7 @@ func TestTimeControlProbableSolves(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 4})
-	s := NewSolver(4)
+	s := endgame.NewSolver(4)
 	probable := 0
 	for i, b := range testdataPositions(t, "probable16.obf") {
 		var infos []Info
@@ -148,9 +82,9 @@ func TestTimeControlProbableSolves(t *testing.T) {
 	if probable == 0 {
 		// Whether a solve finishes in 40 ms depends on the machine (the race detector, or a
 		// loaded one, is several times slower): fail only when the probable solves would fit.
-		opt := DefaultSolverOptions(4)
+		opt := endgame.DefaultSolverOptions(4)
 		opt.Eval = ev
-		ps := NewSolverWith(opt)
+		ps := endgame.NewSolverWith(opt)
 		ps.SetSelectivity(5)
 		fastest := fastestSolve(ps, testdataPositions(t, "probable16.obf"), -64, 64)
 		if fastest > 10*time.Millisecond {
@@ -162,7 +96,7 @@ func TestTimeControlProbableSolves(t *testing.T) {
 
 // fastestSolve is the least time a solve of one of the positions takes alone, each from an
 // empty table: whether a timed search can fit such solves depends on the machine.
-func fastestSolve(s *Solver, positions []board.Board, alpha, beta int) time.Duration {
+func fastestSolve(s *endgame.Solver, positions []board.Board, alpha, beta int) time.Duration {
 	fastest := time.Hour
 	for _, b := range positions {
 		s.ClearTable()
@@ -173,31 +107,39 @@ func fastestSolve(s *Solver, positions []board.Board, alpha, beta int) time.Dura
 	return fastest
 }
 
-// TestProbableAspirationSettles: a probable solve's bounds depend on the window, and on this
-// position (from a game against NTest) the root's aspiration windows used to fail low and high
-// in turn for ever; the solve must finish on its own. A watchdog stops it after 20 s so that a
-// regression fails instead of hanging.
-func TestProbableAspirationSettles(t *testing.T) {
-	ev, err := eval.Default()
+// testdataPositions reads the positions of an OBF file of the solver's testdata.
+func testdataPositions(t *testing.T, name string) []board.Board {
+	t.Helper()
+	ps, err := endgame.ReadProblemFile(filepath.Join("..", "endgame", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := DefaultSolverOptions(16)
-	opt.Eval = ev
-	s := NewSolverWith(opt)
-	var stop atomic.Bool
-	s.SetStop(&stop)
-	timer := time.AfterFunc(20*time.Second, func() { stop.Store(true) })
-	defer timer.Stop()
-	b, _, err := board.ParseOBF("O-OO-X---OOOOO--XXOXOOX-OXXOXOX-OXOOOOX-XOOXOOOO-OOXXO---XXX-OO- X")
+	return endgame.Boards(ps)
+}
+
+// TestMidgameHint: after a search, the engine's hint for the positions its iterations stored
+// is a legal move there, and it knows some of the root's children.
+func TestMidgameHint(t *testing.T) {
+	_, b, err := board.ParseTranscript("f5d6c3d3c4f4f6f3g4g3e6b3f2e3e2c5c6e7c7h4g5d2h5d7h3b6c1f1d1g2b4e1c2a3b5")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, level := range []int{5, 4, 3} {
-		s.ClearTable()
-		s.SetSelectivity(level)
-		if r := s.Solve(b.P, b.O, -64, 64); r.Interrupted || !b.IsLegal(r.Move) {
-			t.Fatalf("level %d: %+v", level, r)
+	e := NewEngine(Config{TTMiB: 4})
+	e.Search(context.Background(), b, Limits{Depth: 8}, nil)
+	known := 0
+	for moves := board.LegalMoves(b.P, b.O); moves != 0; moves &= moves - 1 {
+		c := b
+		c.Make(board.Square(bits.TrailingZeros64(moves)))
+		h := e.midgameHint(c.P, c.O)
+		if h == endgame.NoMove {
+			continue
 		}
+		known++
+		if h < 0 || h > 63 || board.LegalMoves(c.P, c.O)&(1<<uint(h)) == 0 {
+			t.Errorf("hint %d is not a legal move of the child", h)
+		}
+	}
+	if known == 0 {
+		t.Fatal("no child of the root has a hint")
 	}
 }

@@ -1,9 +1,10 @@
-package search
+package endgame
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,29 @@ func ParseProblems(r io.Reader) ([]Problem, error) {
 		return nil, fmt.Errorf("line %d: %v", line+1, err)
 	}
 	return out, nil
+}
+
+// ReadProblemFile reads the .obf file at path (ParseProblems); its errors name the file.
+func ReadProblemFile(path string) ([]Problem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ps, err := ParseProblems(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return ps, nil
+}
+
+// Boards returns the problems' positions.
+func Boards(ps []Problem) []board.Board {
+	out := make([]board.Board, len(ps))
+	for i := range ps {
+		out[i] = ps[i].Board
+	}
+	return out
 }
 
 func clipText(s string) string {
