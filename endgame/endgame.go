@@ -7,6 +7,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/ybwc"
 )
 
 // SolverOptions configure a Solver. The switches exist to measure what each technique buys
@@ -24,6 +25,11 @@ type SolverOptions struct {
 	// Eval, when set, orders the moves far from the leaves by shallow searches with the
 	// pattern evaluation instead of the mobility fallback. The scores stay exact either way.
 	Eval *eval.Evaluator
+	// Threads is the number of threads that search each position (0 or 1: one).
+	Threads int
+	// SplitEmpties is the fewest empties at which a node's moves are shared out among the
+	// threads (0: defaultSplitEmpties).
+	SplitEmpties int
 
 	// Knobs for tuning experiments (zero: the default).
 	midOrderEmpties  int   // fewest empties at which mid sorts moves fastest-first
@@ -64,9 +70,9 @@ type SolveResult struct {
 // two goroutines at once. Two Solvers are independent.
 type Solver struct {
 	opt              SolverOptions
-	tt               endTT
-	ttMin            int // fewest empties at which the table is used
-	midOrder         int // fewest empties at which mid sorts its moves
+	tt               *endTT // shared by the solvers of a parallel team
+	ttMin            int    // fewest empties at which the table is used
+	midOrder         int    // fewest empties at which mid sorts its moves
 	aspStep          int
 	sortDeep         int
 	sortDepth        int
@@ -88,6 +94,14 @@ type Solver struct {
 	mpcT     float64
 	stopped  bool
 	progress atomic.Uint64
+	// Parallel search (parallel.go): the team of solvers sharing the table (nil: one
+	// thread), this solver's thread in the team's pool, and its split points.
+	team         *team
+	thread       int
+	th           *ybwc.Thread
+	splitEmpties int
+	nSplits      int
+	splits       [maxSplits]endSplit
 	// lists[e] is the move list of the node with e empties on the current path: kept here,
 	// it is neither allocated nor cleared per node.
 	lists [61]moveList
@@ -148,8 +162,17 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	if !opt.Table || opt.TableMiB <= 0 {
 		s.opt.Table = false
 		s.ttMin = 99
+		s.tt = &endTT{}
 	} else {
 		s.tt = newEndTT(opt.TableMiB)
+	}
+	s.splitEmpties = opt.SplitEmpties
+	if s.splitEmpties <= 0 {
+		s.splitEmpties = defaultSplitEmpties
+	}
+	s.newTeam(max(opt.Threads, 1))
+	for _, m := range s.team.members {
+		m.th = s.team.pool.Thread(m.thread)
 	}
 	return s
 }
@@ -166,14 +189,18 @@ const hintEmpties = 20
 // solver's table knows nothing of: hint returns a square to search first, or noMove (64) or
 // any square that is not a legal move for none. The hint only orders moves; the scores do not
 // depend on it (nil removes it).
-func (s *Solver) SetMoveHint(hint func(p, o uint64) int) { s.hint = hint }
+func (s *Solver) SetMoveHint(hint func(p, o uint64) int) { s.hint, s.team.set.hint = hint, hint }
 
 // SetStop installs a flag that another goroutine may set to end the current solve early; the
 // solver looks at it every few thousand nodes. nil removes it.
-func (s *Solver) SetStop(stop *atomic.Bool) { s.stop = stop }
+func (s *Solver) SetStop(stop *atomic.Bool) { s.stop, s.team.set.stop = stop, stop }
 
 // SetDeadline makes the solves stop at t, looked at with the stop flag (the zero time: none).
-func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
+func (s *Solver) SetDeadline(t time.Time) { s.deadline, s.team.set.deadline = t, t }
+
+// Reset clears the stop of an interrupted solve for the next one: a search that calls
+// Window (the midgame search) calls it before each search; Solve does it itself.
+func (s *Solver) Reset() { s.team.halt.Store(false) }
 
 // Selectivity is the level set by SetSelectivity (0 without the pattern evaluation).
 func (s *Solver) Selectivity() int { return s.level }
@@ -194,6 +221,9 @@ func (s *Solver) ClearTable() {
 // window (alpha, beta), fail-soft: see SolveResult. Solve(p, o, -64, 64) is a full solve,
 // Solve(p, o, -1, 1) a win/loss/draw proof.
 func (s *Solver) Solve(p, o uint64, alpha, beta int) SolveResult {
+	s.team.pool.Start()
+	defer s.team.pool.Stop()
+	s.team.halt.Store(false)
 	s.nodes = 0
 	s.nextPoll = pollNodes
 	s.stopped = false
@@ -280,7 +310,7 @@ func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	var list moveList
 	s.genMoves(&list, p, o, empties, s.rootParity(p, o), noMove)
 	ttMove := noMove
-	if e := s.ttEntry(p, o, empties); e != nil && e.move != noMove {
+	if e, ok := s.ttEntry(p, o, empties); ok && e.move != noMove {
 		ttMove = int(e.move)
 	}
 	if ttMove == noMove && s.hint != nil && empties >= hintEmpties {
@@ -296,6 +326,15 @@ func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	a := alpha
 	parity := s.rootParity(p, o)
 	for i := 0; i < list.n; i++ {
+		if i > 0 && empties >= s.splitEmpties {
+			if b, bm, ok := s.trySplit(&list, i, p, o, a, beta, empties, parity, best, bestMove, true); ok {
+				if s.stopped {
+					return 0, noMove
+				}
+				best, bestMove = b, bm
+				break
+			}
+		}
 		list.selectBest(i)
 		m := &list.m[i]
 		np, no := o^m.flips, p|m.flips|1<<uint(m.sq)
@@ -327,9 +366,9 @@ func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	return best, bestMove
 }
 
-func (s *Solver) ttEntry(p, o uint64, empties int) *endEntry {
+func (s *Solver) ttEntry(p, o uint64, empties int) (endEntry, bool) {
 	if !s.opt.Table || empties < s.ttMin {
-		return nil
+		return endEntry{}, false
 	}
 	return s.tt.probe(p, o)
 }
@@ -372,7 +411,7 @@ func (s *Solver) principalVariation(p, o uint64, score, first int) []board.Squar
 		}
 		if found == noMove {
 			// Copy the move out of the entry: the search in try may overwrite the entry.
-			if e := s.ttEntry(p, o, empties); e != nil {
+			if e, ok := s.ttEntry(p, o, empties); ok {
 				if tm := int(e.move); tm != noMove && moves&(1<<uint(tm)) != 0 && try(tm) {
 					found = tm
 				}

@@ -59,6 +59,7 @@ func (s *Solver) SetSelectivity(level int) {
 	if s.opt.Eval == nil {
 		s.level, s.mpcT = 0, 0
 	}
+	s.team.set.level, s.team.set.mpcT = s.level, s.mpcT
 }
 
 // probCut tries the cut at a node of a probable solve.

@@ -161,12 +161,16 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	if s.stopped {
 		return 0
 	}
+	if s.th != nil && s.th.Split != nil && s.th.Split.Aborted() {
+		s.stopped = true
+		return 0
+	}
 	if v, ok := s.stabilityCutoff(p, o, alpha); ok {
 		return v
 	}
 	ttMove := noMove
 	if s.opt.Table {
-		if e := s.tt.probe(p, o); e != nil {
+		if e, ok := s.tt.probe(p, o); ok {
 			ttMove = int(e.move)
 			if int(e.sel) <= s.level {
 				lo, hi := int(e.lower), int(e.upper)
@@ -195,7 +199,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		// window ends the node before any search.
 		for i := 0; i < list.n; i++ {
 			m := &list.m[i]
-			if e := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); e != nil && int(e.sel) <= s.level && -int(e.upper) >= beta {
+			if e, ok := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); ok && int(e.sel) <= s.level && -int(e.upper) >= beta {
 				return -int(e.upper)
 			}
 		}
@@ -220,6 +224,15 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	for i := 0; i < list.n; i++ {
 		if i == sortAt {
 			s.sortByShallowSearch(list, p, o, ttMove)
+		}
+		if i > 0 && empties >= s.splitEmpties {
+			if b, bm, ok := s.trySplit(list, i, p, o, a, beta, empties, parity, best, bestMove, false); ok {
+				if s.stopped {
+					return 0
+				}
+				best, bestMove = b, bm
+				break
+			}
 		}
 		list.selectBest(i)
 		m := &list.m[i]
@@ -256,11 +269,16 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 
 func (s *Solver) poll() {
 	s.nextPoll = s.nodes + pollNodes
-	s.progress.Store(s.nodes)
-	if s.stop != nil && s.stop.Load() {
-		s.stopped = true
+	if s.thread == 0 {
+		s.progress.Store(s.nodes)
 	}
-	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+	if s.stop != nil && s.stop.Load() || !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		s.stopped = true
+		if s.team != nil {
+			s.team.halt.Store(true)
+		}
+	}
+	if s.team != nil && (s.team.halt.Load() || s.aborted()) {
 		s.stopped = true
 	}
 }

@@ -170,8 +170,8 @@ func obf(p, o uint64) string {
 }
 
 func TestEndEntrySize(t *testing.T) {
-	if s := unsafe.Sizeof(endEntry{}); s != 24 {
-		t.Fatalf("endEntry is %d bytes, want 24", s)
+	if s := unsafe.Sizeof(endSlot{}); s != 24 {
+		t.Fatalf("endSlot is %d bytes, want 24", s)
 	}
 }
 

@@ -2,6 +2,7 @@ package endgame
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/othellogo/othello/internal/bigmem"
 )
@@ -10,27 +11,45 @@ import (
 // of bitboards, so a hit is never a different position, and they hold bounds on the exact
 // final score, which stay true forever: entries are reused across solves and only replaced.
 // A bucket holds two entries; a new position replaces the entry that cost least to compute
-// (fewest empties), preferring entries from earlier solves. One Solver owns its table: there
-// is no sharing and no locking.
+// (fewest empties), preferring entries from earlier solves.
+//
+// The threads of a parallel solve share one table without locks: each slot is three words
+// written and read with atomic operations, the two key words stored XORed with the data word,
+// so that a slot read while another thread rewrites it (a mix of two writes) fails the key
+// check and reads as a miss instead of lending one position's bounds to another. A lost
+// update loses a bound, never makes one false: every stored bound is true.
 type endTT struct {
 	buckets []endBucket
 	mask    uint64
 	gen     uint8
 }
 
-// endEntry is one position's bounds: 24 bytes (asserted by a test).
-type endEntry struct {
-	p, o         uint64 // the exact key; p = o = 0 marks an empty slot (no real position)
-	lower, upper int8   // bounds on the exact score: lower <= score <= upper
-	move         uint8  // best or refuting move found, noMove when none
-	empties      uint8  // number of empty squares, a measure of the work behind the bounds
-	gen          uint8  // the solve that last wrote the entry
-	sel          uint8  // selectivity level of the bounds: 0 exact, higher from a probable solve
-	_            [2]uint8
+// endSlot is one position's bounds: 24 bytes (asserted by a test). data packs an endEntry;
+// kp and ko are the position's bitboards XORed with data.
+type endSlot struct {
+	kp, ko, data uint64
 }
 
-// endBucket is two entries, 48 bytes.
-type endBucket [2]endEntry
+// endEntry is the decoded data of a slot.
+type endEntry struct {
+	lower, upper int8 // bounds on the exact score: lower <= score <= upper
+	move         uint8
+	empties      uint8 // number of empty squares, a measure of the work behind the bounds
+	gen          uint8 // the solve that last wrote the entry
+	sel          uint8 // selectivity level of the bounds: 0 exact, higher from a probable solve
+}
+
+func (e endEntry) pack() uint64 {
+	return uint64(uint8(e.lower)) | uint64(uint8(e.upper))<<8 | uint64(e.move)<<16 |
+		uint64(e.empties)<<24 | uint64(e.gen)<<32 | uint64(e.sel)<<40
+}
+
+func unpack(d uint64) endEntry {
+	return endEntry{lower: int8(d), upper: int8(d >> 8), move: uint8(d >> 16), empties: uint8(d >> 24), gen: uint8(d >> 32), sel: uint8(d >> 40)}
+}
+
+// endBucket is two slots, 48 bytes.
+type endBucket [2]endSlot
 
 // NoMove marks the absence of a move in the table and in a move hint (SetMoveHint).
 const NoMove = 64
@@ -38,13 +57,13 @@ const NoMove = 64
 const noMove = NoMove
 
 // newEndTT returns a table of about mib MiB (a power of two number of buckets, at least one).
-func newEndTT(mib int) endTT {
+func newEndTT(mib int) *endTT {
 	n := uint64(mib) << 20 / 48
 	if n < 1 {
 		n = 1
 	}
 	n = 1 << uint(63-bits.LeadingZeros64(n))
-	return endTT{buckets: bigmem.Slice[endBucket](int(n)), mask: n - 1}
+	return &endTT{buckets: bigmem.Slice[endBucket](int(n)), mask: n - 1}
 }
 
 func endHash(p, o uint64) uint64 {
@@ -52,16 +71,30 @@ func endHash(p, o uint64) uint64 {
 	return h ^ h>>31
 }
 
-// probe returns the entry of (p, o), or nil.
-func (t *endTT) probe(p, o uint64) *endEntry {
+// read returns the slot's data when it holds (p, o). An empty slot (all zero) never does: no
+// position has p = o = 0.
+func (s *endSlot) read(p, o uint64) (uint64, bool) {
+	d := atomic.LoadUint64(&s.data)
+	return d, atomic.LoadUint64(&s.kp)^d == p && atomic.LoadUint64(&s.ko)^d == o
+}
+
+func (s *endSlot) write(p, o uint64, e endEntry) {
+	d := e.pack()
+	atomic.StoreUint64(&s.data, d)
+	atomic.StoreUint64(&s.kp, p^d)
+	atomic.StoreUint64(&s.ko, o^d)
+}
+
+// probe returns the entry of (p, o) and whether there is one.
+func (t *endTT) probe(p, o uint64) (endEntry, bool) {
 	b := &t.buckets[endHash(p, o)&t.mask]
-	if b[0].p == p && b[0].o == o {
-		return &b[0]
+	if d, ok := b[0].read(p, o); ok {
+		return unpack(d), true
 	}
-	if b[1].p == p && b[1].o == o {
-		return &b[1]
+	if d, ok := b[1].read(p, o); ok {
+		return unpack(d), true
 	}
-	return nil
+	return endEntry{}, false
 }
 
 // store records that the search of (p, o) with the window (alpha, beta) returned score with
@@ -69,27 +102,27 @@ func (t *endTT) probe(p, o uint64) *endEntry {
 // level is the selectivity of the search: bounds of another level are dropped (the move stays).
 func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move, level int) {
 	b := &t.buckets[endHash(p, o)&t.mask]
-	var e *endEntry
-	switch {
-	case b[0].p == p && b[0].o == o:
-		e = &b[0]
-	case b[1].p == p && b[1].o == o:
-		e = &b[1]
-	default:
+	var slot *endSlot
+	var e endEntry
+	if d, ok := b[0].read(p, o); ok {
+		slot, e = &b[0], unpack(d)
+	} else if d, ok := b[1].read(p, o); ok {
+		slot, e = &b[1], unpack(d)
+	} else {
 		// Replace the cheaper entry, entries of earlier solves before this one's.
-		e = &b[0]
-		c0 := int(b[0].empties)
-		c1 := int(b[1].empties)
-		if b[0].gen == t.gen {
+		e0, e1 := unpack(atomic.LoadUint64(&b[0].data)), unpack(atomic.LoadUint64(&b[1].data))
+		c0, c1 := int(e0.empties), int(e1.empties)
+		if e0.gen == t.gen {
 			c0 += 64
 		}
-		if b[1].gen == t.gen {
+		if e1.gen == t.gen {
 			c1 += 64
 		}
+		slot = &b[0]
 		if c1 < c0 {
-			e = &b[1]
+			slot = &b[1]
 		}
-		*e = endEntry{p: p, o: o, lower: -64, upper: 64, move: noMove, sel: uint8(level)}
+		e = endEntry{lower: -64, upper: 64, move: noMove, sel: uint8(level)}
 	}
 	if int(e.sel) != level {
 		e.lower, e.upper, e.sel = -64, 64, uint8(level)
@@ -105,6 +138,7 @@ func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move, level int)
 	if move != noMove {
 		e.move = uint8(move)
 	}
+	slot.write(p, o, e)
 }
 
 // clear empties the table.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -25,7 +26,8 @@ type solveOutcome struct {
 func cmdSolve(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "solve")
 	wld := fs.Bool("wld", false, "prove only win/loss/draw (window -1..1)")
-	threads := fs.Int("threads", 1, "solve this many positions at once, one solver each (no parallel search within a position)")
+	threads := fs.Int("threads", runtime.NumCPU(), "threads that search each position (parallel search)")
+	jobs := fs.Int("jobs", 1, "solve this many positions at once, one solver each")
 	hashMiB := fs.Int("hash", 256, "transposition table size per solver, MiB")
 	first := fs.Int("first", 0, "number of the file's first position (0: from a name like fforum-40-59.obf, else 1)")
 	only := fs.String("only", "", "solve only these positions, by number: e.g. 40-45,48")
@@ -62,6 +64,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *threads < 1 || *threads > 256 {
 		return exitError{2, fmt.Errorf("--threads %d: want 1 to 256", *threads)}
 	}
+	if *jobs < 1 || *jobs > 256 {
+		return exitError{2, fmt.Errorf("--jobs %d: want 1 to 256", *jobs)}
+	}
 	if *hashMiB < 0 || *hashMiB > 1<<16 {
 		return exitError{2, fmt.Errorf("--hash %d: want 0 to 65536 MiB", *hashMiB)}
 	}
@@ -89,6 +94,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	opt := endgame.DefaultSolverOptions(*hashMiB)
 	opt.Eval = ev.ev
 	opt.Table = opt.Table && !*noTable
+	opt.Threads = *threads
 	opt.Stability = !*noStab
 	opt.Parity = !*noParity
 	opt.Last4 = !*noLast4
@@ -121,23 +127,23 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *sel > 0 {
 		mode = fmt.Sprintf("probable (%d%% cuts) %s", search.SelectivityPercent(*sel), mode)
 	}
-	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s), table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *hashMiB, ev.name)
+	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *jobs, *hashMiB, ev.name)
 	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "cpu s", "PV")
 
 	// Workers take positions in order; results are printed in order as they complete.
-	jobs := make(chan int)
+	queue := make(chan int)
 	results := make([]chan solveOutcome, len(selected))
 	for i := range results {
 		results[i] = make(chan solveOutcome, 1)
 	}
 	var wg sync.WaitGroup
-	for w := 0; w < *threads; w++ {
+	for w := 0; w < *jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			s := endgame.NewSolverWith(opt)
 			s.SetSelectivity(*sel)
-			for i := range jobs {
+			for i := range queue {
 				pr := &problems[selected[i]]
 				done := make(chan struct{})
 				if *progress > 0 {
@@ -159,9 +165,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}
 	go func() {
 		for i := range selected {
-			jobs <- i
+			queue <- i
 		}
-		close(jobs)
+		close(queue)
 	}()
 
 	var totalNodes uint64

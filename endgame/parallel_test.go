@@ -1,0 +1,89 @@
+package endgame
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The parallel solver must give every score the sequential one gives, with any number of
+// threads (more threads than cores too), on random positions deep enough to split (with a
+// low split threshold so that small positions split as well) and on FFO positions; and
+// random windows must keep the fail-soft contract against the exact score.
+func TestParallelMatchesSequential(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 40
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	seq := NewSolver(4)
+	type pos struct {
+		p, o  uint64
+		score int
+	}
+	var cases []pos
+	for len(cases) < n {
+		p, o, ok := randomPosition(r, 12+r.IntN(6))
+		if !ok {
+			continue
+		}
+		cases = append(cases, pos{p, o, seq.Solve(p, o, -64, 64).Score})
+	}
+	for _, threads := range []int{1, 2, 8} {
+		opt := DefaultSolverOptions(4)
+		opt.Threads = threads
+		opt.SplitEmpties = 7
+		opt.TableEmpties = 7
+		s := NewSolverWith(opt)
+		for i, c := range cases {
+			res := s.Solve(c.p, c.o, -64, 64)
+			if res.Score != c.score || res.Interrupted {
+				t.Fatalf("%d threads: case %d (%s): score %d, sequential %d", threads, i, obf(c.p, c.o), res.Score, c.score)
+			}
+			if msg := pvError(c.p, c.o, res); msg != "" {
+				t.Fatalf("%d threads: case %d (%s): %s", threads, i, obf(c.p, c.o), msg)
+			}
+			a := r.IntN(129) - 64
+			b := a + 1 + r.IntN(20)
+			v := s.Solve(c.p, c.o, a, b).Score
+			switch {
+			case v <= a && c.score > v, v >= b && c.score < v, v > a && v < b && v != c.score:
+				t.Fatalf("%d threads: case %d window (%d,%d) gave %d, exact %d", threads, i, a, b, v, c.score)
+			}
+		}
+		opt.SplitEmpties = 0
+		opt.TableEmpties = 0
+		opt.TableMiB = 16
+		max := 99
+		if testing.Short() {
+			max = 20
+		}
+		solveProblems(t, NewSolverWith(opt), ffoProblems(t, "1-19"), 1, max)
+	}
+}
+
+// A stop during a parallel solve ends it on every thread, reports it interrupted, and the
+// next solve is exact again.
+func TestParallelStop(t *testing.T) {
+	ps := ffoProblems(t, "20-39")
+	opt := DefaultSolverOptions(16)
+	opt.Threads = 4
+	s := NewSolverWith(opt)
+	var stop atomic.Bool
+	s.SetStop(&stop)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		stop.Store(true)
+	}()
+	b := ps[len(ps)-1].Board // FFO #39, 25 empties: far longer than 20 ms
+	if res := s.Solve(b.P, b.O, -64, 64); !res.Interrupted {
+		t.Fatalf("not interrupted: %+v", res)
+	}
+	stop.Store(false)
+	b = ps[0].Board
+	want, _ := ps[0].Best()
+	if res := s.Solve(b.P, b.O, -64, 64); res.Interrupted || res.Score != want {
+		t.Fatalf("after the stop: %+v, want %d", res, want)
+	}
+}
