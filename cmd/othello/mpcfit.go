@@ -13,6 +13,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/train"
 	"github.com/othellogo/othello/weights"
 )
 
@@ -75,7 +76,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		if err != nil {
 			return exitError{2, err}
 		}
-		opens, err := readOpenings(f, 0, 0)
+		opens, err := train.ReadOpenings(f, 0, 0)
 		f.Close()
 		if err != nil {
 			return exitError{2, fmt.Errorf("%s: %v", *openings, err)}

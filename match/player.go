@@ -1,0 +1,211 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/search"
+)
+
+// player is one side of a match game: this engine with some configuration, or an external
+// engine speaking NBoard.
+type player interface {
+	// move returns the move for b (which has a legal move). history is the game so far from
+	// the standard start; clock is the time left (0: no clock).
+	move(ctx context.Context, b board.Board, history []board.Square, clock, inc time.Duration) (board.Square, error)
+	close() error
+}
+
+// Spec describes a player: this engine with a configuration (ParseEngine), or an external
+// engine speaking NBoard (External). Each game worker of a match makes its own player from it.
+type Spec struct {
+	Text     string // as given; names the player in the report and in the GGF records
+	external string // NBoard command line, "" for this engine
+	depth    int    // depth sent to the external engine with "set depth" (0: none)
+	lim      search.Limits
+	cfg      search.Config
+	book     *book.Book // nil: no opening book
+}
+
+// External is an engine run as a subprocess by the shell command line cmdline, spoken to in
+// NBoard (version 2); depth, when positive, is sent to it with "set depth".
+func External(cmdline string, depth int) Spec {
+	return Spec{Text: cmdline, external: cmdline, depth: depth}
+}
+
+// ParseEngine reads this engine's options, "key=value,...": depth, time (per move), end (exact
+// solve from N empties), sel (selectivity level), eval (default, mobility or a weights file),
+// tt (MiB), book (default, none or a file), and the measurement switches and settings the
+// error for an unknown key lists.
+func ParseEngine(text string) (Spec, error) {
+	sp := Spec{Text: text, cfg: search.Config{TTMiB: 16}}
+	evalName := "default"
+	for _, kv := range strings.Split(text, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return sp, fmt.Errorf("player %q: option %q is not key=value", text, kv)
+		}
+		var err error
+		switch k {
+		case "depth":
+			sp.lim.Depth, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.Depth < 1 || sp.lim.Depth > 60) {
+				err = fmt.Errorf("want 1-60")
+			}
+		case "end":
+			sp.lim.ExactEmpties, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.ExactEmpties < 1 || sp.lim.ExactEmpties > 60) {
+				err = fmt.Errorf("want 1-60")
+			}
+		case "wld":
+			// With end=N: prove win/loss/draw from this many empties down to N+1.
+			sp.lim.WLDEmpties, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.WLDEmpties < 1 || sp.lim.WLDEmpties > 60) {
+				err = fmt.Errorf("want 1-60")
+			}
+		case "wldsel":
+			// Measurement: the win/loss/draw band's solver selectivity (0: proofs).
+			var l int
+			l, err = strconv.Atoi(v)
+			if err == nil && (l < 0 || l > search.MaxSelectivity) {
+				err = fmt.Errorf("want 0-%d", search.MaxSelectivity)
+			}
+			sp.cfg.WLDLevel = l
+			if l == 0 {
+				sp.cfg.WLDLevel = -1
+			}
+		case "time":
+			sp.lim.MoveTime, err = time.ParseDuration(v)
+			if err == nil && sp.lim.MoveTime <= 0 {
+				err = fmt.Errorf("want a positive duration")
+			}
+		case "sel":
+			sp.lim.Selectivity, err = strconv.Atoi(v)
+			if err == nil && (sp.lim.Selectivity < 0 || sp.lim.Selectivity > search.MaxSelectivity) {
+				err = fmt.Errorf("want 0-%d", search.MaxSelectivity)
+			}
+		case "eval":
+			evalName = v
+		case "book":
+			// Loaded once here: Lookup on a book nobody changes is safe from every game.
+			sp.book, err = book.Open(v)
+		case "tt":
+			sp.cfg.TTMiB, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {
+				err = fmt.Errorf("want 1-4096")
+			}
+		case "handover":
+			// Measurement: empties at which a search to the end hands over to the solver.
+			sp.cfg.EndHandover, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.EndHandover < -1 || sp.cfg.EndHandover > 30) {
+				err = fmt.Errorf("want -1 (never) to 30")
+			}
+		case "leafsolve":
+			// Measurement: leaves with at most this many empties are solved, not evaluated.
+			sp.cfg.LeafSolve, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.LeafSolve < -1 || sp.cfg.LeafSolve > 20) {
+				err = fmt.Errorf("want -1 (never) to 20")
+			}
+		case "screen":
+			// Measurement: the Multi-ProbCut screen's width (off: no screen).
+			if v == "off" {
+				sp.cfg.MPCScreen = -1
+				break
+			}
+			sp.cfg.MPCScreen, err = strconv.ParseFloat(v, 64)
+			if err == nil && !(sp.cfg.MPCScreen > 0 && sp.cfg.MPCScreen <= 100) {
+				err = fmt.Errorf("want a width in (0, 100] or off")
+			}
+		case "probable":
+			// Measurement: empties above the exact solve given probable solves (0: none).
+			var band int
+			band, err = strconv.Atoi(v)
+			if err == nil && (band < 0 || band > 20) {
+				err = fmt.Errorf("want 0-20")
+			}
+			sp.cfg.ProbableBand = band
+			if band == 0 {
+				sp.cfg.ProbableBand = -1
+			}
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint":
+			// Measurement switches. solvebudget=off gives a solving move no more than any
+			// other move's share of the clock; wldrefine=off plays the solver's first winning
+			// move where a win/loss/draw proof picks the move, not the midgame's best one;
+			// solverhint=off keeps the midgame tables' moves out of the solver's ordering.
+			var on bool
+			switch v {
+			case "on":
+				on = true
+			case "off":
+			default:
+				err = fmt.Errorf("want on or off")
+			}
+			switch k {
+			case "mpc":
+				sp.cfg.NoMPC = !on
+			case "pvs":
+				sp.cfg.NoPVS = !on
+			case "prev":
+				sp.cfg.NoPrevOrder = !on
+			case "killer":
+				sp.cfg.NoKiller = !on
+			case "staticcut":
+				sp.cfg.NoStaticCut = !on
+			case "solvebudget":
+				sp.cfg.NoSolveBudget = !on
+			case "wldrefine":
+				sp.cfg.NoWLDRefine = !on
+			case "solverhint":
+				sp.cfg.NoSolverHint = !on
+			}
+		default:
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, killer, staticcut, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
+		}
+		if err != nil {
+			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)
+		}
+	}
+	ev, err := eval.ByName(evalName)
+	if err != nil {
+		return sp, fmt.Errorf("player %q: %v", text, err)
+	}
+	sp.cfg.Eval = ev
+	return sp, nil
+}
+
+func (sp Spec) newPlayer() (player, error) {
+	if sp.external != "" {
+		return startNBoard(sp.external, sp.depth)
+	}
+	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim, book: sp.book}, nil
+}
+
+type enginePlayer struct {
+	e    *search.Engine
+	lim  search.Limits
+	book *book.Book
+}
+
+func (p *enginePlayer) move(ctx context.Context, b board.Board, _ []board.Square, clock, inc time.Duration) (board.Square, error) {
+	if sq, _, ok := p.book.Choose(b, 0, nil); ok {
+		return sq, nil
+	}
+	lim := p.lim
+	if clock > 0 {
+		lim.Remaining, lim.Increment = clock, inc
+	}
+	r := p.e.Search(ctx, b, lim, nil)
+	return r.Move, nil
+}
+
+func (p *enginePlayer) close() error { return nil }
