@@ -14,7 +14,7 @@ import (
 func TestBookCommands(t *testing.T) {
 	dir := t.TempDir()
 	bk := filepath.Join(dir, "t.book")
-	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--min-games", "2", "--depth", "2", "--tt", "1", "testdata/book-games.txt", "testdata/WTH_1977.wtb")
+	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--min-games", "2", "--depth", "2", "--tt", "1", "../../book/testdata/book-games.txt", "../../book/testdata/WTH_1977.wtb")
 	if code != 0 || !strings.Contains(out, "leaves searched") {
 		t.Fatalf("build: code %d\n%s\n%s", code, out, errOut)
 	}
@@ -37,7 +37,7 @@ func TestBookCommands(t *testing.T) {
 	for _, c := range [][]string{
 		{"deviate", "--margin", "1", "--limit", "5"},
 		{"extend", "--moves", "8"},
-		{"learn", "testdata/learn.ggf"},
+		{"learn", "../../book/testdata/learn.ggf"},
 		{"fix"},
 	} {
 		args := append([]string{"book", c[0], "--book", bk}, c[1:]...)
@@ -94,9 +94,9 @@ func TestBookCommandErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"book"},
 		{"book", "frob"},
-		{"book", "build", "testdata/book-games.txt"},
+		{"book", "build", "../../book/testdata/book-games.txt"},
 		{"book", "show", "f5a1"},
-		{"book", "build", "--book", "x", "--depth", "0", "testdata/book-games.txt"},
+		{"book", "build", "--book", "x", "--depth", "0", "../../book/testdata/book-games.txt"},
 	} {
 		if code, _, _ := runCmd(t, "", args...); code != 2 {
 			t.Errorf("%v: code %d, want 2", args, code)
