@@ -579,3 +579,59 @@ func TestDefaultBook(t *testing.T) {
 		t.Errorf("Open(none): %v", err)
 	}
 }
+
+// ExtendRounds is Extend repeated, stopping when a round adds nothing; LearnGames is Learn over
+// games, naming a game that fails and passing cancellation through.
+func TestExtendRoundsLearnGames(t *testing.T) {
+	a, _ := buildFull(t, 1, 2)
+	b, _ := buildFull(t, 1, 2)
+	fs := &fakeSearcher{}
+	added, searched, err := a.ExtendRounds(context.Background(), fs, Options{Depth: 2}, 6, 2)
+	if err != nil || searched != fs.calls {
+		t.Fatalf("ExtendRounds: %d added, %d searched (%d calls), %v", added, searched, fs.calls, err)
+	}
+	want := 0
+	for r := 0; r < 2; r++ {
+		n, _, _ := b.Extend(context.Background(), &fakeSearcher{}, Options{Depth: 2}, 6)
+		want += n
+	}
+	if added != want || a.Len() != b.Len() {
+		t.Errorf("ExtendRounds added %d (%d positions), two Extends %d (%d)", added, a.Len(), want, b.Len())
+	}
+	if added, _, err := a.ExtendRounds(context.Background(), fs, Options{Depth: 2}, 1, 5); err != nil || added != 0 {
+		t.Errorf("nothing to extend: %d added, %v", added, err)
+	}
+
+	var games []Game
+	for _, line := range []string{"f5f6e6f4e3c5c4", "f5d6c3d3c4f4", "f5d6c5f4e3f6d3"} {
+		moves, _, _ := board.ParseTranscript(line)
+		games = append(games, Game{Start: board.Start(), Moves: moves})
+	}
+	bk := New()
+	added, _, err = bk.LearnGames(context.Background(), fs, games, 60, Options{Depth: 1})
+	if err != nil || added != bk.Len() || added < 10 {
+		t.Fatalf("LearnGames: %d added, %d positions, %v", added, bk.Len(), err)
+	}
+	checkInvariants(t, bk)
+	bad := Game{Start: board.Start(), Moves: []board.Square{board.F5, board.A1}}
+	if _, _, err := New().LearnGames(context.Background(), fs, []Game{games[0], bad}, 60, Options{Depth: 1}); err == nil || !strings.Contains(err.Error(), "game 2") {
+		t.Errorf("illegal second game: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := New().LearnGames(ctx, fs, games, 60, Options{Depth: 1}); !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "game") {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestLoadOrNew(t *testing.T) {
+	dir := t.TempDir()
+	if bk, err := LoadOrNew(filepath.Join(dir, "absent.book")); err != nil || bk == nil || bk.Len() != 0 {
+		t.Fatalf("absent file: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.book")
+	os.WriteFile(bad, []byte("junk"), 0o644)
+	if _, err := LoadOrNew(bad); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("corrupt file: %v", err)
+	}
+}

@@ -73,6 +73,16 @@ func Load(path string) (*Book, error) {
 	return bk, nil
 }
 
+// LoadOrNew loads the book at path, or starts an empty one when the file does not exist (a
+// book to create).
+func LoadOrNew(path string) (*Book, error) {
+	bk, err := Load(path)
+	if err != nil && errors.Is(err, os.ErrNotExist) {
+		return New(), nil
+	}
+	return bk, err
+}
+
 // Decode reads a book from the bytes of a book file (see Load).
 func Decode(data []byte) (*Book, error) {
 	if len(data) < headerSize {

@@ -2,6 +2,8 @@ package book
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sort"
 
 	"github.com/othellogo/othello/board"
@@ -76,6 +78,21 @@ func (bk *Book) Extend(ctx context.Context, s Searcher, opt Options, maxPly int)
 	return added, searched, err
 }
 
+// ExtendRounds extends the book (Extend) up to rounds times, each round adding one move to
+// every line, and stops early when a round adds nothing. It returns the totals.
+func (bk *Book) ExtendRounds(ctx context.Context, s Searcher, opt Options, maxPly, rounds int) (added, searched int, err error) {
+	for r := 0; r < rounds && err == nil; r++ {
+		var a, n int
+		a, n, err = bk.Extend(ctx, s, opt, maxPly)
+		added += a
+		searched += n
+		if a == 0 {
+			break
+		}
+	}
+	return added, searched, err
+}
+
 // addChild adds the position after sq in the book position k, reporting whether it is new.
 func (bk *Book) addChild(k Key, sq uint8) bool {
 	cp, co := child(k.P, k.O, sq)
@@ -98,6 +115,24 @@ func (bk *Book) Learn(ctx context.Context, s Searcher, g Game, maxPly int, opt O
 	}
 	searched, err = bk.Evaluate(ctx, s, opt)
 	return added, searched, err
+}
+
+// LearnGames learns games one after the other (Learn) and returns the totals. It stops at the
+// first game that fails, with an error naming it, or when ctx ends (the context's error): the
+// book is consistent then, with the positions searched so far.
+func (bk *Book) LearnGames(ctx context.Context, s Searcher, games []Game, maxPly int, opt Options) (added, searched int, err error) {
+	for i, g := range games {
+		a, n, err := bk.Learn(ctx, s, g, maxPly, opt)
+		added += a
+		searched += n
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return added, searched, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		if err != nil {
+			return added, searched, err
+		}
+	}
+	return added, searched, nil
 }
 
 // Stats summarises a book.

@@ -11,27 +11,63 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/ggf"
+	"github.com/othellogo/othello/train"
 )
 
-// Game record readers for building the book: WTHOR .wtb, GGF and plain transcripts. They are
-// small on purpose; the training package owns the full readers.
+// Game record readers for building the book: WTHOR .wtb (through package train, which owns
+// the full readers), GGF and plain transcripts.
 
-// ReadGames reads the games of a text file: GGF records when its extension is .ggf, else one
-// transcript per line. (WTHOR .wtb files are read by package train; GameFromMoves turns their
-// move lists into Games.)
+// ReadGames reads the games of a file: WTHOR games when its extension is .wtb, GGF records
+// when it is .ggf, else one transcript per line. A WTHOR game whose record stops before the
+// end takes its result from the stored score.
 func ReadGames(path string) ([]Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var games []Game
-	if strings.EqualFold(filepath.Ext(path), ".ggf") {
+	switch ext := filepath.Ext(path); {
+	case strings.EqualFold(ext, ".wtb"):
+		return wthorGames(path, data)
+	case strings.EqualFold(ext, ".ggf"):
 		games, err = ParseGGF(string(data))
-	} else {
+	default:
 		games, err = ParseTranscripts(strings.NewReader(string(data)))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return games, nil
+}
+
+// ReadGameFiles reads the games of every file named, in order.
+func ReadGameFiles(paths []string) ([]Game, error) {
+	var games []Game
+	for _, f := range paths {
+		g, err := ReadGames(f)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g...)
+	}
+	return games, nil
+}
+
+func wthorGames(path string, data []byte) ([]Game, error) {
+	_, recs, err := train.ReadWTB(path, data)
+	if err != nil {
+		return nil, err
+	}
+	games := make([]Game, 0, len(recs))
+	for i, r := range recs {
+		g, err := GameFromMoves(r.Moves)
+		if err != nil {
+			return nil, fmt.Errorf("%s: game %d: %w", path, i+1, err)
+		}
+		if !g.HasResult {
+			g.Result, g.HasResult = train.BlackDiscDiff(r.Score), true
+		}
+		games = append(games, g)
 	}
 	return games, nil
 }

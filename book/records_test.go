@@ -1,6 +1,8 @@
 package book
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,4 +95,41 @@ func FuzzParseGGF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ReadGames picks the reader by extension: WTHOR (with the passes put back and, for a game
+// stopped early, the stored result), GGF, or transcripts; ReadGameFiles joins files in order.
+func TestReadGames(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		n    int
+	}{{"testdata/WTH_1977.wtb", 12}, {"testdata/learn.ggf", 1}, {"testdata/book-games.txt", 20}} {
+		games, err := ReadGames(c.path)
+		if err != nil || len(games) != c.n {
+			t.Fatalf("%s: %d games, %v; want %d", c.path, len(games), err, c.n)
+		}
+		for i, g := range games {
+			if g.Start != board.Start() || len(g.Moves) == 0 {
+				t.Errorf("%s game %d: %d moves", c.path, i+1, len(g.Moves))
+			}
+		}
+	}
+	wtb, _ := ReadGames("testdata/WTH_1977.wtb")
+	for i, g := range wtb {
+		if !g.HasResult {
+			t.Errorf("WTHOR game %d has no result", i+1)
+		}
+	}
+	all, err := ReadGameFiles([]string{"testdata/learn.ggf", "testdata/WTH_1977.wtb"})
+	if err != nil || len(all) != 13 || len(all[1].Moves) != len(wtb[0].Moves) {
+		t.Fatalf("ReadGameFiles: %d games, %v", len(all), err)
+	}
+	if _, err := ReadGameFiles([]string{"testdata/learn.ggf", "testdata/absent.txt"}); err == nil {
+		t.Error("absent file: no error")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.wtb")
+	os.WriteFile(bad, []byte("short"), 0o644)
+	if _, err := ReadGames(bad); err == nil {
+		t.Error("malformed WTHOR file: no error")
+	}
 }

@@ -280,6 +280,27 @@ func Default() (*Evaluator, error) {
 	return defaultOnce.e, defaultOnce.err
 }
 
+// ByName returns the evaluation a command line names: "default" (or "") the embedded weights,
+// "mobility" nil (the search then uses its plain mobility/corner evaluation), anything else a
+// weight file.
+func ByName(name string) (*Evaluator, error) {
+	switch name {
+	case "mobility":
+		return nil, nil
+	case "default", "":
+		e, err := Default()
+		if err != nil {
+			return nil, fmt.Errorf("eval: the built-in weights: %v", err)
+		}
+		return e, nil
+	}
+	e, err := Load(name)
+	if err != nil {
+		return nil, fmt.Errorf("eval %q: want default, mobility or a weights file: %v", name, err)
+	}
+	return e, nil
+}
+
 // NewFile wraps one packed weight vector per stage (patterns.PackedSize entries each, in units
 // of 1/Scale disc) into a weight file for this pattern set. A vector may carry, after the
 // pattern weights, the 2 x MobilitySlots mobility weights, or those and then the

@@ -161,6 +161,30 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// ByName reads the names a command line gives: the embedded weights, the mobility baseline (no
+// evaluator), or a weight file, whose failure names the file.
+func TestByName(t *testing.T) {
+	def, _ := Default()
+	for _, name := range []string{"default", ""} {
+		if e, err := ByName(name); err != nil || e != def {
+			t.Errorf("ByName(%q) = %p, %v; want the embedded weights", name, e, err)
+		}
+	}
+	if e, err := ByName("mobility"); err != nil || e != nil {
+		t.Errorf("ByName(mobility) = %p, %v; want nil", e, err)
+	}
+	path := filepath.Join(t.TempDir(), "w.gtw")
+	if err := randomFile(t, 3).WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := ByName(path); err != nil || e == nil {
+		t.Errorf("ByName(a weight file): %v", err)
+	}
+	if _, err := ByName(path + ".absent"); err == nil || !strings.Contains(err.Error(), "want default, mobility or a weights file") {
+		t.Errorf("ByName(an absent file): %v", err)
+	}
+}
+
 func TestScaleConversion(t *testing.T) {
 	f := randomFile(t, 11)
 	e1, err := FromFile("a", f)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -17,7 +16,6 @@ import (
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
 	"github.com/othellogo/othello/search"
-	"github.com/othellogo/othello/train"
 )
 
 // bookCommands are the subcommands of "othello book".
@@ -122,15 +120,6 @@ func (f bookSearchFlags) run(env *cmdEnv, what string, do func(ctx context.Conte
 	return err
 }
 
-// loadOrNew loads the book at path, or starts an empty one when the file does not exist.
-func loadOrNew(path string) (*book.Book, error) {
-	bk, err := book.Load(path)
-	if err != nil && errors.Is(err, os.ErrNotExist) {
-		return book.New(), nil
-	}
-	return bk, err
-}
-
 // openForReading returns the book at path, or the embedded default when path is empty.
 func openForReading(path string) (*book.Book, error) {
 	if path == "" {
@@ -179,11 +168,11 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want game files, --moves 0-60, a non-negative --games and --min-games of at least 1")}
 	}
-	bk, err := loadOrNew(*path)
+	bk, err := book.LoadOrNew(*path)
 	if err != nil {
 		return err
 	}
-	games, err := readAllBookGames(fs.Args())
+	games, err := book.ReadGameFiles(fs.Args())
 	if err != nil {
 		return err
 	}
@@ -200,35 +189,6 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 		n, err := bk.Evaluate(ctx, s, opt)
 		return saveReport(env, bk, *path, n, time.Since(start), err)
 	})
-}
-
-// readBookGames reads the games of a file: WTHOR (.wtb, through package train), GGF (.ggf) or
-// one transcript per line (anything else). A WTHOR game whose record stops before the end
-// takes its result from the stored score.
-func readBookGames(path string) ([]book.Game, error) {
-	if !strings.EqualFold(filepath.Ext(path), ".wtb") {
-		return book.ReadGames(path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	_, recs, err := train.ReadWTB(path, data)
-	if err != nil {
-		return nil, err
-	}
-	games := make([]book.Game, 0, len(recs))
-	for i, r := range recs {
-		g, err := book.GameFromMoves(r.Moves)
-		if err != nil {
-			return nil, fmt.Errorf("%s: game %d: %w", path, i+1, err)
-		}
-		if !g.HasResult {
-			g.Result, g.HasResult = train.BlackDiscDiff(r.Score), true
-		}
-		games = append(games, g)
-	}
-	return games, nil
 }
 
 // saveReport saves the book (also after an interruption: the book is consistent) and prints
@@ -284,18 +244,8 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 	}
 	return sf.run(env, "book extend", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
-		total, leaves := 0, 0
-		var err error
-		for r := 0; r < *rounds && err == nil; r++ {
-			var added, n int
-			added, n, err = bk.Extend(ctx, s, opt, *moves)
-			total += added
-			leaves += n
-			if added == 0 {
-				break
-			}
-		}
-		fmt.Fprintf(env.stdout, "%d positions added\n", total)
+		added, leaves, err := bk.ExtendRounds(ctx, s, opt, *moves, *rounds)
+		fmt.Fprintf(env.stdout, "%d positions added\n", added)
 		return saveReport(env, bk, *path, leaves, time.Since(start), err)
 	})
 }
@@ -478,7 +428,7 @@ func cmdBookImport(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want at least one text file")}
 	}
-	bk, err := loadOrNew(*path)
+	bk, err := book.LoadOrNew(*path)
 	if err != nil {
 		return err
 	}
@@ -521,42 +471,23 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want game files and --moves 0-60")}
 	}
-	bk, err := loadOrNew(*path)
+	bk, err := book.LoadOrNew(*path)
 	if err != nil {
 		return err
 	}
-	games, err := readAllBookGames(fs.Args())
+	games, err := book.ReadGameFiles(fs.Args())
 	if err != nil {
 		return err
 	}
 	return sf.run(env, "book learn", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
-		added, leaves := 0, 0
-		for i, g := range games {
-			a, n, err := bk.Learn(ctx, s, g, *moves, opt)
-			added += a
-			leaves += n
-			if err != nil && !errors.Is(err, context.Canceled) {
-				return fmt.Errorf("game %d: %w", i+1, err)
-			}
-			if err != nil {
-				return saveReport(env, bk, *path, leaves, time.Since(start), err)
-			}
+		added, leaves, err := bk.LearnGames(ctx, s, games, *moves, opt)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
 		}
-		fmt.Fprintf(env.stdout, "%d games learned, %d positions added\n", len(games), added)
-		return saveReport(env, bk, *path, leaves, time.Since(start), nil)
+		if err == nil {
+			fmt.Fprintf(env.stdout, "%d games learned, %d positions added\n", len(games), added)
+		}
+		return saveReport(env, bk, *path, leaves, time.Since(start), err)
 	})
-}
-
-// readAllBookGames reads the games of every file named.
-func readAllBookGames(paths []string) ([]book.Game, error) {
-	var games []book.Game
-	for _, f := range paths {
-		g, err := readBookGames(f)
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, g...)
-	}
-	return games, nil
 }

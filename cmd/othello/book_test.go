@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
 )
 
@@ -16,7 +14,7 @@ import (
 func TestBookCommands(t *testing.T) {
 	dir := t.TempDir()
 	bk := filepath.Join(dir, "t.book")
-	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--min-games", "2", "--depth", "2", "--tt", "1", "testdata/book-games.txt", "testdata/WTH_1977.wtb")
+	code, out, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "6", "--min-games", "2", "--depth", "2", "--tt", "1", "../../book/testdata/book-games.txt", "../../book/testdata/WTH_1977.wtb")
 	if code != 0 || !strings.Contains(out, "leaves searched") {
 		t.Fatalf("build: code %d\n%s\n%s", code, out, errOut)
 	}
@@ -39,7 +37,7 @@ func TestBookCommands(t *testing.T) {
 	for _, c := range [][]string{
 		{"deviate", "--margin", "1", "--limit", "5"},
 		{"extend", "--moves", "8"},
-		{"learn", "testdata/learn.ggf"},
+		{"learn", "../../book/testdata/learn.ggf"},
 		{"fix"},
 	} {
 		args := append([]string{"book", c[0], "--book", bk}, c[1:]...)
@@ -96,9 +94,9 @@ func TestBookCommandErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"book"},
 		{"book", "frob"},
-		{"book", "build", "testdata/book-games.txt"},
+		{"book", "build", "../../book/testdata/book-games.txt"},
 		{"book", "show", "f5a1"},
-		{"book", "build", "--book", "x", "--depth", "0", "testdata/book-games.txt"},
+		{"book", "build", "--book", "x", "--depth", "0", "../../book/testdata/book-games.txt"},
 	} {
 		if code, _, _ := runCmd(t, "", args...); code != 2 {
 			t.Errorf("%v: code %d, want 2", args, code)
@@ -107,29 +105,5 @@ func TestBookCommandErrors(t *testing.T) {
 	// The embedded default book is valid.
 	if code, out, errOut := runCmd(t, "", "book", "stats"); code != 0 || !strings.Contains(out, "embedded book") {
 		t.Errorf("stats of the embedded book: code %d\n%s\n%s", code, out, errOut)
-	}
-}
-
-func TestMatchPlayerBook(t *testing.T) {
-	dir := t.TempDir()
-	bk := filepath.Join(dir, "t.book")
-	if code, _, errOut := runCmd(t, "", "book", "build", "--book", bk, "--moves", "4", "--depth", "1", "--tt", "1", "testdata/book-games.txt"); code != 0 {
-		t.Fatal(errOut)
-	}
-	sp, err := parseEngineSpec("depth=1,tt=1,book=" + bk)
-	if err != nil || sp.book == nil {
-		t.Fatalf("book option: %v", err)
-	}
-	p, _ := sp.newPlayer(0)
-	want, _, _ := sp.book.Choose(board.Start(), 0, nil)
-	if got, err := p.move(context.Background(), board.Start(), nil, 0, 0); err != nil || got != want {
-		t.Errorf("player with a book: %s (%v), book move %s", got, err, want)
-	}
-	if sp, err := parseEngineSpec("depth=1,book=none"); err != nil || sp.book != nil {
-		t.Errorf("book=none: %v", err)
-	}
-	os.WriteFile(filepath.Join(dir, "bad.book"), []byte("junk"), 0o644)
-	if _, err := parseEngineSpec("depth=1,book=" + filepath.Join(dir, "bad.book")); err == nil || !strings.Contains(err.Error(), "corrupt book") {
-		t.Errorf("corrupt book: %v", err)
 	}
 }

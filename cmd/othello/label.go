@@ -68,15 +68,7 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	if interrupted && len(ps) == 0 {
 		return fmt.Errorf("interrupted before any position was labelled")
 	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := train.WritePositions(f, ps); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := train.WritePositionsFile(*out, ps); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "wrote %d positions to %s in %s\n", len(ps), *out, time.Since(start).Round(time.Second))

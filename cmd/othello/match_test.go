@@ -1,173 +1,49 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/othellogo/othello/board"
-	"github.com/othellogo/othello/search"
 )
 
-var ggfMove = regexp.MustCompile(`\]([BW])\[([A-Za-z0-9]+)`)
-
-// replayGGF plays a written game's moves from the start and returns black's final score and
-// the result property.
-func replayGGF(t *testing.T, line string) (int, int) {
-	t.Helper()
-	b := board.Start()
-	for _, m := range ggfMove.FindAllStringSubmatch(line, -1) {
-		if m[1] == "B" != b.BlackToMove {
-			t.Fatalf("move %s by the wrong colour in %s", m[2], line)
-		}
-		if strings.EqualFold(m[2], "PA") {
-			if !b.MustPass() {
-				t.Fatalf("pass with moves available in %s", line)
-			}
-			b.Pass()
-			continue
-		}
-		sq, err := board.ParseSquare(strings.ToLower(m[2]))
-		if err != nil || !b.IsLegal(sq) {
-			t.Fatalf("illegal move %s in %s", m[2], line)
-		}
-		b.Make(sq)
-	}
-	re := regexp.MustCompile(`RE\[([+-]?\d+)\.000\]`).FindStringSubmatch(line)
-	if re == nil {
-		t.Fatalf("no result in %s", line)
-	}
-	r, _ := strconv.Atoi(re[1])
-	if !b.GameOver() {
-		return r, r // a forfeit: the board is not finished
-	}
-	return b.BlackScore(), r
-}
-
+// The match command's flags reach package match: openings from a file and at random, two
+// games at a time, the GGF file, and the report. (The match itself is tested in package match.)
 func TestMatchCommand(t *testing.T) {
-	dir := t.TempDir()
-	ggf := filepath.Join(dir, "games.ggf")
-	code, out, errOut := runCmd(t, "", "match", "-a", "depth=2,end=10", "-b", "depth=1,eval=mobility,pvs=off", "-openings", "testdata/xot-sample.txt",
-		"-n", "3", "-random", "1", "-concurrency", "2", "-no-progress", "-ggf", ggf)
+	ggf := filepath.Join(t.TempDir(), "games.ggf")
+	code, out, errOut := runCmd(t, "", "match", "-a", "depth=2,end=10", "-b", "depth=1,eval=mobility,pvs=off", "-openings", "../../match/testdata/xot-sample.txt",
+		"-n", "3", "-random", "1", "-concurrency", "2", "-no-progress", "-ggf", ggf, "-clock", "1m")
 	if code != 0 {
 		t.Fatalf("match: code %d, stderr %s", code, errOut)
 	}
-	if !strings.Contains(out, "in 8 games") || !strings.Contains(out, "Elo") || !strings.Contains(out, "thinking time per move: A mean") {
-		t.Fatalf("match output: %s", out)
-	}
-	f, err := os.Open(ggf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		got, want := replayGGF(t, sc.Text())
-		if got != want {
-			t.Errorf("game %d: replayed score %d, recorded %d", n, got, want)
+	for _, want := range []string{"8 games (4 openings x 2 colours), concurrency 2, clock 1m0s + 0s", "in 8 games", "Elo", "thinking time per move: A mean", "least clock left"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("match output lacks %q:\n%s", want, out)
 		}
 	}
-	if n != 8 {
-		t.Fatalf("%d games written, want 8", n)
+	data, err := os.ReadFile(ggf)
+	if n := strings.Count(string(data), "\n"); err != nil || n != 8 {
+		t.Fatalf("%d games written (%v), want 8", n, err)
 	}
 }
 
 func TestMatchErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"match", "-a", "depth=0"},
-		{"match", "-a", "depth"},
 		{"match", "-b", "colour=blue"},
-		{"match", "-a", "sel=9"},
-		{"match", "-a", "end=0"},
-		{"match", "-a", "handover=31"},
-		{"match", "-b", "probable=-1"},
-		{"match", "-a", "leafsolve=21"},
-		{"match", "-a", "wld=0"},
-		{"match", "-a", "wldsel=6"},
-		{"match", "-a", "wldsel=x"},
 		{"match", "-openings", "testdata/does-not-exist.txt"},
 		{"match", "-concurrency", "0"},
+		{"match", "-a-clock", "-1s", "-random", "1"},
+		{"match", "extra"},
 	} {
 		if code, _, errOut := runCmd(t, "", args...); code != 2 || errOut == "" {
 			t.Errorf("%v: code %d, stderr %q; want a usage error", args, code, errOut)
 		}
 	}
-}
-
-// The test binary doubles as a fake NBoard engine for the match client: it answers pings and
-// plays the first legal move (or, in "illegal" mode, always a1).
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("OTHELLO_FAKE_NBOARD"); mode != "" {
-		fakeNBoard(mode)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-func fakeNBoard(mode string) {
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	b := board.Start()
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "ping "):
-			fmt.Printf("pong %s\n", strings.TrimPrefix(line, "ping "))
-		case strings.HasPrefix(line, "set game "):
-			b = board.Start()
-			for _, mv := range ggfMove.FindAllStringSubmatch(line, -1) {
-				if strings.EqualFold(mv[2], "PA") {
-					b.Pass()
-					continue
-				}
-				sq, _ := board.ParseSquare(strings.ToLower(mv[2]))
-				b.Make(sq)
-			}
-		case line == "go":
-			mv := "a1"
-			if mode != "illegal" {
-				mv = board.FirstSquare(b.LegalMoves()).String()
-			}
-			fmt.Printf("status thinking\n=== %s/0.00/0.01\n", strings.ToUpper(mv))
-		case line == "quit":
-			return
-		}
-	}
-}
-
-func TestMatchNBoardEngine(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, mode := range []string{"first", "illegal"} {
-		cmdline := fmt.Sprintf("OTHELLO_FAKE_NBOARD=%s %q", mode, exe)
-		dir := t.TempDir()
-		ggf := filepath.Join(dir, "games.ggf")
-		code, out, errOut := runCmd(t, "", "-q", "match", "-a", "depth=1", "-b-nboard", cmdline, "-b-depth", "3", "-random", "2", "-no-progress", "-ggf", ggf)
-		if code != 0 {
-			t.Fatalf("%s: code %d, stderr %s", mode, code, errOut)
-		}
-		if !strings.Contains(out, "in 4 games") {
-			t.Fatalf("%s: output %s", mode, out)
-		}
-		if mode == "illegal" && !strings.Contains(out, "A 0, B 4") {
-			t.Fatalf("illegal-move engine not forfeited: %s", out)
-		}
-		data, _ := os.ReadFile(ggf)
-		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			got, want := replayGGF(t, line)
-			if got != want {
-				t.Errorf("%s: replayed %d, recorded %d", mode, got, want)
-			}
-		}
+	// An external engine that does not start stops the match with an error.
+	if code, _, errOut := runCmd(t, "", "match", "-b-nboard", "exit 0", "-random", "1", "-no-progress"); code != 1 || errOut == "" {
+		t.Errorf("-b-nboard with a dead engine: code %d, stderr %q", code, errOut)
 	}
 }
 
@@ -224,26 +100,6 @@ func TestAnalyzeAndBenchCommands(t *testing.T) {
 	}
 }
 
-func FuzzReadOpenings(f *testing.F) {
-	f.Add("f5d6c3\n# comment\n\nf5f6e6f4\n")
-	f.Add("f5d6zz")
-	f.Add("f5f5")
-	f.Fuzz(func(t *testing.T, text string) {
-		opens, err := readOpenings(strings.NewReader(text), 0, 0)
-		if err != nil {
-			return
-		}
-		for _, o := range opens {
-			b := board.Start()
-			for _, m := range o {
-				if !b.Play(m) {
-					t.Fatalf("opening %v has an illegal move", o)
-				}
-			}
-		}
-	})
-}
-
 // bench -movetime measures move quality against a file of exact move scores.
 func TestBenchMoveQuality(t *testing.T) {
 	dir := t.TempDir()
@@ -265,76 +121,5 @@ func TestBenchMoveQuality(t *testing.T) {
 	}
 	if code, _, _ = runCmd(t, "", "bench", "-movetime", "20ms"); code != 2 {
 		t.Fatalf("-movetime without -file: code %d, want 2", code)
-	}
-}
-
-func TestParseEngineSpecSwitches(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		off  func(search.Config) bool // whether the config has the switch off
-	}{
-		{"wldrefine", func(c search.Config) bool { return c.NoWLDRefine }},
-		{"solverhint", func(c search.Config) bool { return c.NoSolverHint }},
-	} {
-		sp, err := parseEngineSpec("depth=8," + c.name + "=off")
-		if err != nil || !c.off(sp.cfg) {
-			t.Fatalf("%s=off: %+v, %v", c.name, sp.cfg, err)
-		}
-		if sp, err := parseEngineSpec("depth=8," + c.name + "=on"); err != nil || c.off(sp.cfg) {
-			t.Fatalf("%s=on: %+v, %v", c.name, sp.cfg, err)
-		}
-		if _, err := parseEngineSpec("depth=8," + c.name + "=maybe"); err == nil {
-			t.Fatalf("%s=maybe: no error", c.name)
-		}
-	}
-}
-
-// screen=W sets the Multi-ProbCut screen's width, screen=off turns it off, and anything else is
-// refused.
-func TestParseEngineSpecScreen(t *testing.T) {
-	for text, want := range map[string]float64{"screen=0.7": 0.7, "screen=off": -1, "sel=5": 0} {
-		if sp, err := parseEngineSpec("depth=8," + text); err != nil || sp.cfg.MPCScreen != want {
-			t.Fatalf("%s: screen %v (want %v), %v", text, sp.cfg.MPCScreen, want, err)
-		}
-	}
-	for _, bad := range []string{"screen=0", "screen=-2", "screen=wide", "screen=NaN", "screen=1e9"} {
-		if _, err := parseEngineSpec("depth=8," + bad); err == nil {
-			t.Fatalf("%s: no error", bad)
-		}
-	}
-}
-
-func FuzzParseEngineSpec(f *testing.F) {
-	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
-	f.Add("depth=,=,,")
-	f.Add("time=25ms,sel=5,handover=-1,probable=4")
-	f.Add("depth=4,leafsolve=-1")
-	f.Add("depth=10,sel=5,screen=0.5")
-	f.Add("depth=12,end=18,wld=22,wldsel=3")
-	f.Fuzz(func(t *testing.T, text string) {
-		parseEngineSpec(text)
-	})
-}
-
-// A clock for one side only: A plays on a clock, the external engine by its depth, and
-// nobody loses on time for a clock it does not have.
-func TestMatchOneSidedClock(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
-	cmdline := fmt.Sprintf("OTHELLO_FAKE_NBOARD=first %q", exe)
-	code, out, errOut := runCmd(t, "", "-q", "match", "-a", "sel=2", "-a-clock", "5s", "-b-nboard", cmdline, "-b-depth", "2",
-		"-random", "2", "-no-progress")
-	if code != 0 {
-		t.Fatalf("code %d, stderr %s", code, errOut)
-	}
-	for _, want := range []string{"clock A 5s, B 0s", "A 0, B 0;", "least clock left at the end of a game: A ", "B no clock"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if code, _, _ := runCmd(t, "", "match", "-a-clock", "-1s", "-random", "1"); code != 2 {
-		t.Errorf("negative clock: code %d, want 2", code)
 	}
 }

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/signal"
-	"strings"
-	"sync"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
-	"github.com/othellogo/othello/weights"
+	"github.com/othellogo/othello/train"
 )
 
 // cmdMpcfit fits the Multi-ProbCut regressions of an evaluation: positions from openings
@@ -50,7 +46,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		if _, err := search.ParseMPC(bytes.NewReader(data)); err != nil {
 			return exitError{2, fmt.Errorf("%s: %v", *from, err)}
 		}
-		return storeMPC(*store, data)
+		return train.StoreMPC(*store, data)
 	}
 	if (*openings == "") == (*posFile == "") || fs.NArg() != 0 {
 		fs.Usage()
@@ -67,7 +63,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	ev.configure(&cfg)
 	var positions []board.Board
 	if *posFile != "" {
-		if positions, err = readFitPositions(*posFile, *nPos, *maxHeight); err != nil {
+		if positions, err = train.ReadMPCPositions(*posFile, *nPos, *maxHeight); err != nil {
 			return exitError{2, err}
 		}
 	} else {
@@ -75,7 +71,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		if err != nil {
 			return exitError{2, err}
 		}
-		opens, err := readOpenings(f, 0, 0)
+		opens, err := train.ReadOpenings(f, 0, 0)
 		f.Close()
 		if err != nil {
 			return exitError{2, fmt.Errorf("%s: %v", *openings, err)}
@@ -83,42 +79,14 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		if len(opens) == 0 {
 			return exitError{2, fmt.Errorf("%s: no openings", *openings)}
 		}
-		positions = samplePositions(cfg, opens, *nPos, *maxHeight, *seed)
+		positions = train.SampleMPCPositions(cfg, opens, *nPos, *maxHeight, *seed)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bar := newBar(env, len(positions), "mpcfit")
-	samples := make([]search.MPCSample, len(positions))
-	ok := make([]bool, len(positions))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < *concurrency; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := search.NewEngine(cfg)
-			for i := range jobs {
-				samples[i], ok[i] = e.SampleMPC(ctx, positions[i], *maxHeight)
-				bar.Add(1)
-			}
-		}()
-	}
-	for i := range positions {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	good := train.MPCSamples(ctx, cfg, positions, *maxHeight, *concurrency, func() { bar.Add(1) })
 	bar.Finish()
-	var good []search.MPCSample
-	for i := range samples {
-		if ok[i] {
-			good = append(good, samples[i])
-		}
-	}
 	params := search.FitMPC(ev.name, good, *minSamples)
 	env.log.Info().Int("positions", len(good)).Msg("mpcfit: fitted")
 	var text bytes.Buffer
@@ -126,7 +94,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		return err
 	}
 	if *store != "" {
-		if err := storeMPC(*store, text.Bytes()); err != nil {
+		if err := train.StoreMPC(*store, text.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -137,95 +105,8 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	return err
 }
 
-// storeMPC writes regressions (WriteMPC's text) into a weight file's MPC section.
-func storeMPC(path string, text []byte) error {
-	f, err := weights.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := f.SetSection(search.MPCSection, text); err != nil {
-		return err
-	}
-	return f.WriteFile(path)
-}
-
-// readFitPositions reads up to n positions from an .obf-style file (anything after the side to
-// move is ignored), keeping those with a move to play and more than maxHeight+1 empties, so
-// that every height up to maxHeight is a midgame search. The same file gives every evaluation
-// the same positions, for comparing their fits.
+// readFitPositions reads the positions of an .obf-style file as mpcfit does
+// (train.ReadMPCPositions); bench reads its -file positions with it.
 func readFitPositions(path string, n, maxHeight int) ([]board.Board, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []board.Board
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() && len(out) < n {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || t[0] == '%' || t[0] == '#' {
-			continue
-		}
-		b, _, err := board.ParseOBF(t)
-		if err != nil {
-			return nil, fmt.Errorf("%s line %d: %v", path, line, err)
-		}
-		if b.NumEmpties() > maxHeight+1 && b.LegalMoves() != 0 {
-			out = append(out, b)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no position with a move to play and more than %d empties", path, maxHeight+1)
-	}
-	return out, nil
-}
-
-// samplePositions continues random openings with depth-4 play of the engine, a random move one
-// time in 25, and keeps one position per game at a random number of empties that leaves room
-// for a search to maxHeight. The positions should look like those the engine meets: with
-// depth-2 play and a random move one time in five the midgame residuals came out 15-30%
-// larger (wilder positions), so the cuts were more timid than they needed to be.
-func samplePositions(cfg search.Config, opens [][]board.Square, n, maxHeight int, seed uint64) []board.Board {
-	rng := rand.New(rand.NewPCG(seed, 0x3fc))
-	e := search.NewEngine(cfg)
-	var out []board.Board
-	for tries := 0; len(out) < n && tries < 20*n; tries++ {
-		open := opens[rng.IntN(len(opens))]
-		b := board.Start()
-		for _, m := range open {
-			if m == board.NoSquare {
-				b.Pass()
-			} else {
-				b.Make(m)
-			}
-		}
-		target := maxHeight + 2 + rng.IntN(max(1, 49-maxHeight))
-		for b.NumEmpties() > target && !b.GameOver() {
-			moves := b.LegalMoves()
-			if moves == 0 {
-				b.Pass()
-				continue
-			}
-			var sq board.Square
-			if rng.IntN(25) == 0 {
-				k := rng.IntN(board.Count(moves))
-				for ; k > 0; k-- {
-					moves &= moves - 1
-				}
-				sq = board.FirstSquare(moves)
-			} else {
-				sq = e.Search(context.Background(), b, search.Limits{Depth: 4}, nil).Move
-			}
-			b.Make(sq)
-		}
-		if b.NumEmpties() == target && b.LegalMoves() != 0 {
-			out = append(out, b)
-		}
-	}
-	return out
+	return train.ReadMPCPositions(path, n, maxHeight)
 }

@@ -1,22 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/train"
-	"github.com/othellogo/othello/weights"
-	"github.com/rs/zerolog"
-	"github.com/schollz/progressbar/v3"
 )
 
 func cmdTrain(env *cmdEnv, args []string) error {
@@ -99,15 +91,11 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		all := append(games, val...)
 		cached := false
 		if *exactCache != "" {
-			if f, err := os.Open(*exactCache); err == nil {
-				err = train.ReadRelabelCache(f, all, *exact)
-				f.Close()
-				if err == nil {
-					cached = true
-					env.log.Info().Msgf("exact labels of %d games read from %s", len(all), *exactCache)
-				} else {
-					env.log.Warn().Msgf("%s: %v; solving again", *exactCache, err)
-				}
+			var err error
+			if cached, err = train.ReadRelabelCacheFile(*exactCache, all, *exact); cached {
+				env.log.Info().Msgf("exact labels of %d games read from %s", len(all), *exactCache)
+			} else if err != nil {
+				env.log.Warn().Msgf("%s: %v; solving again", *exactCache, err)
 			}
 		}
 		if !cached {
@@ -119,14 +107,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 			rbar.Finish()
 			env.log.Info().Msgf("relabelled the last %d empties of %d games by exact solves in %s", *exact, len(all), time.Since(t0).Round(time.Second))
 			if *exactCache != "" {
-				f, err := os.Create(*exactCache)
-				if err == nil {
-					err = train.WriteRelabelCache(f, all, *exact)
-					if cerr := f.Close(); err == nil {
-						err = cerr
-					}
-				}
-				if err != nil {
+				if err := train.WriteRelabelCacheFile(*exactCache, all, *exact); err != nil {
 					return fmt.Errorf("exact cache: %v", err)
 				}
 			}
@@ -156,135 +137,33 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	fitTime := time.Since(start)
-
-	file, err := eval.NewFile(train.Quantize(res.Weights))
+	run := train.Run{Config: cfg, Exact: *exact, Games: st, Paths: fs.Args(), Positions: *positions, Validation: valPaths, FitTime: time.Since(start)}
+	summary, err := train.WriteWeights(*out, res, games, val, *empBias, run)
 	if err != nil {
 		return err
 	}
-	e, err := eval.FromFile(*out, file)
-	if err != nil {
-		return err
-	}
-	if *empBias {
-		bias, _ := train.EmptiesBias(e, games)
-		if err := file.SetSection(eval.EmptiesBiasSection, eval.EncodeEmptiesBias(bias)); err != nil {
-			return err
-		}
-		if e, err = eval.FromFile(*out, file); err != nil {
-			return err
-		}
-	}
-	var summary bytes.Buffer
-	shown := cfg
-	shown.Positions = nil
-	fmt.Fprintf(&summary, "GoThello weights trained %s in %s\nconfig %+v, exact relabelling from %d empties\ntraining data %v (paths %v)\n",
-		time.Now().UTC().Format(time.RFC3339), fitTime.Round(time.Second), shown, *exact, st, fs.Args())
-	if len(cfg.Positions) > 0 {
-		fmt.Fprintf(&summary, "labelled positions: %d from %s, each counted %d times\n", len(cfg.Positions), *positions, max(cfg.PositionWeight, 1))
-	}
-	if len(val) > 0 {
-		rep := train.Evaluate(e, val)
-		fmt.Fprintf(&summary, "validation on %v:\n", valPaths)
-		rep.Write(&summary)
-	}
-	if err := file.SetSection("TRN1", summary.Bytes()); err != nil {
-		return err
-	}
-	if err := file.WriteFile(*out); err != nil {
-		return err
-	}
-	if err := writeLog(*logPath, res.Log); err != nil {
+	if err := train.WriteLog(*logPath, res.Log); err != nil {
 		return err
 	}
 	if err := train.Plot(res.Log, *plotPath); err != nil {
 		return fmt.Errorf("plot %s: %v", *plotPath, err)
 	}
 	fi, _ := os.Stat(*out)
-	fmt.Fprint(env.stdout, summary.String())
+	env.stdout.Write(summary)
 	fmt.Fprintf(env.stdout, "wrote %s (%d bytes), %s, %s; total time %s\n", *out, fi.Size(), *logPath, *plotPath, time.Since(start).Round(time.Second))
 	return nil
-}
-
-// newBar makes a progress bar on stderr (silent with -q). When stderr is not a terminal (a
-// log file, a pipe) it is redrawn every 30 s instead of every 0.5 s, one line each time, so a
-// long run does not fill the log with redraws.
-func newBar(env *cmdEnv, n int, what string) *progressbar.ProgressBar {
-	w := env.stderr
-	if env.log.GetLevel() > zerolog.InfoLevel {
-		w = io.Discard
-	}
-	throttle := 500 * time.Millisecond
-	opts := []progressbar.Option{
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-	}
-	if isTerminal(w) {
-		opts = append(opts, progressbar.OptionClearOnFinish())
-	} else {
-		throttle = 30 * time.Second
-		w = newlineWriter{w}
-	}
-	opts = append(opts, progressbar.OptionSetWriter(w), progressbar.OptionThrottle(throttle))
-	return progressbar.NewOptions(n, opts...)
-}
-
-// newlineWriter ends each redraw of a progress bar with a newline instead of rewriting the
-// line with carriage returns, for logs.
-type newlineWriter struct{ w io.Writer }
-
-func (n newlineWriter) Write(p []byte) (int, error) {
-	s := strings.TrimSpace(strings.ReplaceAll(string(p), "\r", ""))
-	if s == "" {
-		return len(p), nil
-	}
-	if _, err := io.WriteString(n.w, s+"\n"); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-func writeLog(path string, log []train.EpochStats) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"stage", "epoch", "train_mae", "train_rmse", "val_mae"})
-	for _, e := range log {
-		w.Write([]string{strconv.Itoa(e.Stage), strconv.Itoa(e.Epoch), fmt.Sprintf("%.4f", e.TrainMAE), fmt.Sprintf("%.4f", e.TrainRMSE), fmt.Sprintf("%.4f", e.ValMAE)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // readPositionFiles reads labelled positions (othello label's files) from a comma-separated
 // list of paths.
 func readPositionFiles(env *cmdEnv, list string) ([]train.Position, error) {
-	var all []train.Position
-	for _, p := range strings.Split(list, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, exitError{2, err}
-		}
-		ps, err := train.ReadPositions(f)
-		f.Close()
-		if err != nil {
-			return nil, exitError{2, fmt.Errorf("%s: %v", p, err)}
-		}
-		all = append(all, ps...)
-		env.log.Info().Msgf("%d labelled positions from %s", len(ps), p)
+	ps, err := train.ReadPositionFiles(strings.Split(list, ","), func(path string, n int) {
+		env.log.Info().Msgf("%d labelled positions from %s", n, path)
+	})
+	if err != nil {
+		return nil, exitError{2, err}
 	}
-	return all, nil
+	return ps, nil
 }
 
 // loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
@@ -295,40 +174,20 @@ func loadWeightsFile(path string) (*eval.Evaluator, error) {
 	return eval.Load(path)
 }
 
-// writeEmptiesBias adds to the weights of path (the embedded ones when empty) the correction
-// by number of empties that zeroes the mean error of e on games, on top of any correction
-// the weights have, and writes them to out.
+// writeEmptiesBias writes the weights of path (the embedded ones when empty) to out with the
+// correction by number of empties that zeroes the mean error of e on games, on top of any
+// correction the weights have, and prints it.
 func writeEmptiesBias(env *cmdEnv, path string, e *eval.Evaluator, games []train.Game, out string) error {
-	var f *weights.File
-	var err error
-	if path == "" {
-		f, err = weights.Decode(weights.EmbeddedName, weights.Embedded())
-	} else {
-		f, err = weights.ReadFile(path)
-	}
-	if err != nil {
-		return err
-	}
-	bias, n := train.EmptiesBias(e, games)
-	total := e.EmptiesBias()
+	total, n := train.TotalEmptiesBias(e, games)
 	fmt.Fprintf(env.stdout, "correction by empties (discs; positions):")
 	for k := 60; k >= 0; k-- {
-		if n[k] > 0 {
-			total[k] += bias[k]
-		}
 		if k%6 == 0 {
 			fmt.Fprintln(env.stdout)
 		}
 		fmt.Fprintf(env.stdout, " %2d:%+.2f (%d)", k, total[k], n[k])
 	}
 	fmt.Fprintln(env.stdout)
-	if err := f.SetSection(eval.EmptiesBiasSection, eval.EncodeEmptiesBias(total)); err != nil {
-		return err
-	}
-	if _, err := eval.FromFile(out, f); err != nil {
-		return err
-	}
-	if err := f.WriteFile(out); err != nil {
+	if err := train.WriteEmptiesBias(path, out, total); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "wrote %s\n", out)
@@ -400,21 +259,9 @@ func cmdEval(env *cmdEnv, args []string) error {
 		rep.Write(env.stdout)
 		return nil
 	}
-	b := board.Start()
-	if *position != "" {
-		var rest string
-		b, rest, err = board.ParseOBF(*position)
-		if err != nil {
-			return exitError{2, err}
-		}
-		if r := trimSpace(rest); r != "" && r != ";" {
-			return exitError{2, fmt.Errorf("position: unexpected %q after the side to move", r)}
-		}
-	}
-	if *moves != "" {
-		if _, b, err = board.PlayTranscript(b, *moves); err != nil {
-			return exitError{2, err}
-		}
+	b, err := positionFromFlags(*position, *moves)
+	if err != nil {
+		return exitError{2, err}
 	}
 	fmt.Fprint(env.stdout, b.Diagram())
 	v := e.Eval(&b)

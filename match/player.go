@@ -1,17 +1,15 @@
-package main
+package match
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/search"
 )
 
@@ -24,20 +22,29 @@ type player interface {
 	close() error
 }
 
-// playerSpec is a parsed player description.
-type playerSpec struct {
-	text     string
+// Spec describes a player: this engine with a configuration (ParseEngine), or an external
+// engine speaking NBoard (External). Each game worker of a match makes its own player from it.
+type Spec struct {
+	Text     string // as given; names the player in the report and in the GGF records
 	external string // NBoard command line, "" for this engine
+	depth    int    // depth sent to the external engine with "set depth" (0: none)
 	lim      search.Limits
 	cfg      search.Config
-	eval     evaluator
 	book     *book.Book // nil: no opening book
 }
 
-// parseEngineSpec reads "key=value,..." options of this engine: depth, time (per move),
-// end (exact solve from N empties), sel (selectivity level), eval, tt (MiB), and mpc/pvs/prev = on|off.
-func parseEngineSpec(text string) (playerSpec, error) {
-	sp := playerSpec{text: text, cfg: search.Config{TTMiB: 16}}
+// External is an engine run as a subprocess by the shell command line cmdline, spoken to in
+// NBoard (version 2); depth, when positive, is sent to it with "set depth".
+func External(cmdline string, depth int) Spec {
+	return Spec{Text: cmdline, external: cmdline, depth: depth}
+}
+
+// ParseEngine reads this engine's options, "key=value,...": depth, time (per move), end (exact
+// solve from N empties), sel (selectivity level), eval (default, mobility or a weights file),
+// tt (MiB), book (default, none or a file), and the measurement switches and settings the
+// error for an unknown key lists.
+func ParseEngine(text string) (Spec, error) {
+	sp := Spec{Text: text, cfg: search.Config{TTMiB: 16}}
 	evalName := "default"
 	for _, kv := range strings.Split(text, ",") {
 		kv = strings.TrimSpace(kv)
@@ -168,18 +175,17 @@ func parseEngineSpec(text string) (playerSpec, error) {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)
 		}
 	}
-	ev, err := loadEvaluator(evalName)
+	ev, err := eval.ByName(evalName)
 	if err != nil {
 		return sp, fmt.Errorf("player %q: %v", text, err)
 	}
-	sp.eval = ev
-	ev.configure(&sp.cfg)
+	sp.cfg.Eval = ev
 	return sp, nil
 }
 
-func (sp playerSpec) newPlayer(depth int) (player, error) {
+func (sp Spec) newPlayer() (player, error) {
 	if sp.external != "" {
-		return startNBoard(sp.external, depth)
+		return startNBoard(sp.external, sp.depth)
 	}
 	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim, book: sp.book}, nil
 }
@@ -203,140 +209,3 @@ func (p *enginePlayer) move(ctx context.Context, b board.Board, _ []board.Square
 }
 
 func (p *enginePlayer) close() error { return nil }
-
-// nboardPlayer drives an external engine through the NBoard protocol (version 2): the game so
-// far goes as GGF in "set game", then "go" asks for a move, answered by "=== MOVE[/eval/time]".
-// "ping n" / "pong n" keeps the two sides in step.
-type nboardPlayer struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	lines chan string
-	ping  int
-}
-
-func startNBoard(cmdline string, depth int) (*nboardPlayer, error) {
-	cmd := exec.Command("sh", "-c", cmdline)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("external engine %q: %v", cmdline, err)
-	}
-	p := &nboardPlayer{cmd: cmd, in: in, lines: make(chan string, 64)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-	}()
-	if err := p.send("nboard 2"); err != nil {
-		return nil, err
-	}
-	if depth > 0 {
-		if err := p.send(fmt.Sprintf("set depth %d", depth)); err != nil {
-			return nil, err
-		}
-	}
-	if err := p.sync(context.Background(), time.Minute); err != nil {
-		p.close()
-		return nil, fmt.Errorf("external engine %q: %v", cmdline, err)
-	}
-	return p, nil
-}
-
-func (p *nboardPlayer) send(line string) error {
-	_, err := io.WriteString(p.in, line+"\n")
-	return err
-}
-
-// sync sends a ping and reads until its pong, dropping whatever came before.
-func (p *nboardPlayer) sync(ctx context.Context, limit time.Duration) error {
-	p.ping++
-	if err := p.send(fmt.Sprintf("ping %d", p.ping)); err != nil {
-		return err
-	}
-	want := fmt.Sprintf("pong %d", p.ping)
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	for {
-		select {
-		case line, ok := <-p.lines:
-			if !ok {
-				return fmt.Errorf("engine exited")
-			}
-			if strings.TrimSpace(line) == want {
-				return nil
-			}
-		case <-timer.C:
-			return fmt.Errorf("no %q within %v", want, limit)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
-func (p *nboardPlayer) move(ctx context.Context, b board.Board, history []board.Square, clock, _ time.Duration) (board.Square, error) {
-	if err := p.sync(ctx, time.Minute); err != nil {
-		return board.NoSquare, err
-	}
-	g := gameRecord(history, nil)
-	g.Black, g.White = "?", "?"
-	if err := p.send("set game " + g.String()); err != nil {
-		return board.NoSquare, err
-	}
-	if err := p.send("go"); err != nil {
-		return board.NoSquare, err
-	}
-	limit := 10 * time.Minute
-	if clock > 0 {
-		limit = clock + time.Second
-	}
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	for {
-		select {
-		case line, ok := <-p.lines:
-			if !ok {
-				return board.NoSquare, fmt.Errorf("engine exited")
-			}
-			rest, found := strings.CutPrefix(strings.TrimSpace(line), "===")
-			if !found {
-				continue
-			}
-			mv, _, _ := strings.Cut(strings.TrimSpace(rest), "/")
-			if board.IsPassWord(mv) {
-				return board.NoSquare, fmt.Errorf("engine passed with moves available")
-			}
-			sq, err := board.ParseSquare(strings.ToLower(mv))
-			if err != nil {
-				return board.NoSquare, fmt.Errorf("engine answered %q: %v", line, err)
-			}
-			return sq, nil
-		case <-timer.C:
-			return board.NoSquare, fmt.Errorf("no move within %v", limit)
-		case <-ctx.Done():
-			return board.NoSquare, ctx.Err()
-		}
-	}
-}
-
-func (p *nboardPlayer) close() error {
-	p.send("quit")
-	p.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(2 * time.Second):
-		p.cmd.Process.Kill()
-		return <-done
-	}
-}

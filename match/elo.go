@@ -1,4 +1,4 @@
-package train
+package match
 
 import "math"
 
@@ -6,14 +6,14 @@ import "math"
 // interval from the per-game score variance (the usual normal approximation over
 // win/draw/loss outcomes, as in engine-testing tools).
 
-// MatchStats counts a match's results from the first player's view.
-type MatchStats struct {
+// Stats counts a match's results from the first player's view.
+type Stats struct {
 	Wins, Draws, Losses int
 	DiscSum             int // sum of the first player's final disc differences
 }
 
 // Add records one game with the first player's final disc difference.
-func (s *MatchStats) Add(discDiff int) {
+func (s *Stats) Add(discDiff int) {
 	switch {
 	case discDiff > 0:
 		s.Wins++
@@ -26,10 +26,10 @@ func (s *MatchStats) Add(discDiff int) {
 }
 
 // Games is the number of games recorded.
-func (s MatchStats) Games() int { return s.Wins + s.Draws + s.Losses }
+func (s Stats) Games() int { return s.Wins + s.Draws + s.Losses }
 
 // Score is the first player's score fraction, a draw counting one half (0.5 with no games).
-func (s MatchStats) Score() float64 {
+func (s Stats) Score() float64 {
 	n := s.Games()
 	if n == 0 {
 		return 0.5
@@ -38,7 +38,7 @@ func (s MatchStats) Score() float64 {
 }
 
 // MeanDiscDiff is the first player's mean final disc difference.
-func (s MatchStats) MeanDiscDiff() float64 {
+func (s Stats) MeanDiscDiff() float64 {
 	if s.Games() == 0 {
 		return 0
 	}
@@ -58,7 +58,7 @@ func EloFromScore(s float64) float64 {
 }
 
 // Elo returns the Elo difference of the first player and its 95% confidence interval.
-func (s MatchStats) Elo() (elo, lo, hi float64) {
+func (s Stats) Elo() (elo, lo, hi float64) {
 	n := float64(s.Games())
 	mu := s.Score()
 	if n == 0 {

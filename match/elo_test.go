@@ -1,4 +1,4 @@
-package train
+package match
 
 import (
 	"math"
@@ -16,8 +16,8 @@ func TestEloFromScore(t *testing.T) {
 	}
 }
 
-func TestMatchStatsElo(t *testing.T) {
-	var s MatchStats
+func TestStatsElo(t *testing.T) {
+	var s Stats
 	for i := 0; i < 60; i++ {
 		s.Add(10)
 	}
@@ -43,7 +43,7 @@ func TestMatchStatsElo(t *testing.T) {
 		t.Errorf("interval [%v, %v] does not hold %v", lo, hi, elo)
 	}
 	// All draws: no spread, a zero-width interval at 0.
-	var d MatchStats
+	var d Stats
 	d.Add(0)
 	d.Add(0)
 	if e, l, h := d.Elo(); e != 0 || l != 0 || h != 0 {

@@ -1,0 +1,415 @@
+// Package match plays engine-vs-engine matches. Run plays two players (Spec: this engine with a
+// configuration read by ParseEngine, or an external engine speaking NBoard, started by External)
+// from each opening twice, colours swapped, on optional game clocks, several games at a time,
+// and returns a Result: wins, draws and losses, the Elo difference with its 95% interval
+// (Stats), disc differences, thinking times and clock margins; it can write the games as GGF.
+// Openings come from a transcript file (train.ReadOpenings) or are drawn at random
+// (RandomOpenings). A player that runs out of time, errs or plays an illegal move forfeits the
+// game by 64 discs.
+package match
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
+	"github.com/othellogo/othello/train"
+)
+
+// Options is what a match plays.
+type Options struct {
+	A, B        Spec
+	Openings    [][]board.Square // each is played twice, A black first
+	Concurrency int              // games played at the same time (at least 1)
+	// Clocks are A's and B's game clocks (0: none; the player plays by its own limits);
+	// Increment is added to a side's clock after each of its moves.
+	Clocks    [2]time.Duration
+	Increment time.Duration
+	// GGF, when not nil, receives each finished game as a GGF record, one per line.
+	GGF io.Writer
+	// Progress, when not nil, is called after each finished game (one call at a time).
+	Progress func(Game)
+}
+
+// Game is what Progress learns of a finished game.
+type Game struct {
+	Number   int    // 1-based, in the order the games were handed out
+	Forfeit  bool   // a player lost on time, by an error or by an illegal move
+	LoserIsA bool   // with Forfeit: the player who forfeited is A
+	Comment  string // why the game was forfeited
+}
+
+// Result is a match's outcome, from A's view.
+type Result struct {
+	Stats       Stats            // all games
+	AsBlack     Stats            // the games A played as black
+	Forfeits    [2]int           // games lost by A, B on time or by an error
+	LeastLeft   [2]time.Duration // least clock left at the end of a game not forfeited, A and B
+	Thought     [2]MoveTimes     // A's and B's thinking times
+	Elapsed     time.Duration
+	Interrupted bool // the context ended the match; the finished games are counted
+	clocks      [2]time.Duration
+}
+
+// Header is the line that announces the match: players, games and clocks.
+func (o *Options) Header() string {
+	s := fmt.Sprintf("match: A = %q vs B = %q, %d games (%d openings x 2 colours), concurrency %d",
+		o.A.Text, o.B.Text, 2*len(o.Openings), len(o.Openings), o.Concurrency)
+	switch c := o.Clocks; {
+	case c[0] == c[1] && c[0] > 0:
+		s += fmt.Sprintf(", clock %v + %v", c[0], o.Increment)
+	case c[0] > 0 || c[1] > 0:
+		s += fmt.Sprintf(", clock A %v, B %v, + %v", c[0], c[1], o.Increment)
+	}
+	return s
+}
+
+// Run plays the match. When ctx ends, the games under way are dropped and the result of the
+// finished ones is returned, marked Interrupted. A player that cannot be started is an error.
+func Run(ctx context.Context, opt Options) (*Result, error) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	opens, clocks := opt.Openings, opt.Clocks
+	res := &Result{LeastLeft: clocks, clocks: clocks}
+	var (
+		mu       sync.Mutex
+		firstErr error
+		jobs     = make(chan int)
+		wg       sync.WaitGroup
+		start    = time.Now()
+	)
+	fail := func(err error) {
+		mu.Lock()
+		firstErr = err
+		mu.Unlock()
+		stop()
+	}
+	for w := 0; w < max(opt.Concurrency, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pa, err := opt.A.newPlayer()
+			if err != nil {
+				fail(err)
+				return
+			}
+			defer pa.close()
+			pb, err := opt.B.newPlayer()
+			if err != nil {
+				fail(err)
+				return
+			}
+			defer pb.close()
+			for g := range jobs {
+				aBlack := g%2 == 0
+				black, white, bn, wn := pa, pb, "A "+opt.A.Text, "B "+opt.B.Text
+				if !aBlack {
+					black, white, bn, wn = pb, pa, wn, bn
+				}
+				cl := clockSpec{total: clocks, inc: opt.Increment}
+				if !aBlack {
+					cl.total[0], cl.total[1] = clocks[1], clocks[0]
+				}
+				gr := playGame(ctx, black, white, opens[g/2], cl)
+				if ctx.Err() != nil {
+					return
+				}
+				mu.Lock()
+				res.add(g, aBlack, len(opens[g/2]), gr)
+				if opt.GGF != nil {
+					rec := gameRecord(gr.moves, gr.times)
+					rec.Place, rec.Date = "GoThello match", time.Now().UTC().Format("2006.01.02_15:04:05.UTC")
+					rec.Black, rec.White = bn, wn
+					rec.Result = fmt.Sprintf("%+d.000", gr.blackScore)
+					if gr.comment != "" {
+						rec.Other = append(rec.Other, ggf.Prop{Key: "C", Value: gr.comment})
+					}
+					fmt.Fprintln(opt.GGF, rec.String())
+				}
+				if opt.Progress != nil {
+					opt.Progress(Game{Number: g + 1, Forfeit: gr.forfeit >= 0, LoserIsA: (gr.forfeit == 0) == aBlack, Comment: gr.comment})
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for g := 0; g < 2*len(opens); g++ {
+		select {
+		case jobs <- g:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	res.Elapsed = time.Since(start)
+	res.Interrupted = ctx.Err() != nil
+	return res, nil
+}
+
+// add counts game number g, played by A as black when aBlack from an opening of openPlies.
+func (r *Result) add(g int, aBlack bool, openPlies int, gr gameResult) {
+	for i := openPlies; i < len(gr.moves); i++ {
+		if gr.moves[i] == board.NoSquare {
+			continue // passes take no thought
+		}
+		if gr.movers[i] == aBlack {
+			r.Thought[0].add(gr.times[i])
+		} else {
+			r.Thought[1].add(gr.times[i])
+		}
+	}
+	diffA := gr.blackScore
+	if !aBlack {
+		diffA = -diffA
+	}
+	r.Stats.Add(diffA)
+	if aBlack {
+		r.AsBlack.Add(diffA)
+	}
+	if gr.forfeit < 0 {
+		ia, ib := 0, 1
+		if !aBlack {
+			ia, ib = 1, 0
+		}
+		r.LeastLeft[0] = min(r.LeastLeft[0], gr.clockLeft[ia])
+		r.LeastLeft[1] = min(r.LeastLeft[1], gr.clockLeft[ib])
+		return
+	}
+	if (gr.forfeit == 0) == aBlack {
+		r.Forfeits[0]++
+	} else {
+		r.Forfeits[1]++
+	}
+}
+
+// Write prints the result: A's wins, draws and losses, score, Elo difference with its 95%
+// interval and mean disc difference; A's games as black, forfeits and time taken; thinking
+// times; and, with clocks, the least clock left.
+func (r *Result) Write(w io.Writer) {
+	st := r.Stats
+	if r.Interrupted {
+		fmt.Fprintf(w, "interrupted: results of the %d finished games\n", st.Games())
+	}
+	elo, lo, hi := st.Elo()
+	fmt.Fprintf(w, "A: %d wins, %d draws, %d losses in %d games: score %.1f%%, Elo %s [%s, %s] (95%%), mean disc difference %+.2f\n",
+		st.Wins, st.Draws, st.Losses, st.Games(), 100*st.Score(), eloText(elo), eloText(lo), eloText(hi), st.MeanDiscDiff())
+	fmt.Fprintf(w, "A as black: %d-%d-%d; games lost on time or by error: A %d, B %d; %.1f s\n",
+		r.AsBlack.Wins, r.AsBlack.Draws, r.AsBlack.Losses, r.Forfeits[0], r.Forfeits[1], r.Elapsed.Seconds())
+	fmt.Fprintf(w, "thinking time per move: A %s; B %s\n", r.Thought[0], r.Thought[1])
+	if r.clocks[0] > 0 || r.clocks[1] > 0 {
+		fmt.Fprintf(w, "least clock left at the end of a game: A %v, B %v\n", leastText(r.LeastLeft[0], r.clocks[0]), leastText(r.LeastLeft[1], r.clocks[1]))
+	}
+}
+
+func eloText(e float64) string {
+	if math.IsInf(e, 0) {
+		if e > 0 {
+			return "+inf"
+		}
+		return "-inf"
+	}
+	if e == 0 {
+		e = 0 // print -0 as +0.0
+	}
+	return fmt.Sprintf("%+.1f", e)
+}
+
+// leastText shows the least clock left, or that the side played without a clock.
+func leastText(left, clock time.Duration) string {
+	if clock == 0 {
+		return "no clock"
+	}
+	return left.Round(time.Millisecond).String()
+}
+
+// MoveTimes sums the thinking times of one player's moves.
+type MoveTimes struct {
+	N          int
+	Total, Max time.Duration
+}
+
+func (m *MoveTimes) add(t time.Duration) {
+	m.N++
+	m.Total += t
+	m.Max = max(m.Max, t)
+}
+
+func (m MoveTimes) String() string {
+	if m.N == 0 {
+		return "no moves"
+	}
+	return fmt.Sprintf("mean %v, max %v over %d moves", (m.Total / time.Duration(m.N)).Round(10*time.Microsecond),
+		m.Max.Round(10*time.Microsecond), m.N)
+}
+
+// clockSpec is a game's clocks: black's and white's (0: none) and the increment.
+type clockSpec struct {
+	total [2]time.Duration
+	inc   time.Duration
+}
+
+type gameResult struct {
+	moves      []board.Square
+	movers     []bool          // for each move, whether black played it
+	times      []time.Duration // time each move took (0 for the opening and passes)
+	blackScore int             // final disc difference from black's view (+-64 for a forfeit)
+	forfeit    int             // -1 none; 0 black, 1 white lost on time or by an error
+	comment    string
+	clockLeft  [2]time.Duration // black's and white's clocks at the end (with a clock)
+}
+
+// playGame plays the opening, then the players, until the game ends. A player that runs out of
+// clock, errs, or plays an illegal move loses the game by 64 discs.
+func playGame(ctx context.Context, black, white player, opening []board.Square, cl clockSpec) gameResult {
+	b := board.Start()
+	res := gameResult{forfeit: -1}
+	for _, m := range opening {
+		res.movers = append(res.movers, b.BlackToMove)
+		if m == board.NoSquare {
+			b.Pass()
+		} else {
+			b.Make(m)
+		}
+		res.moves = append(res.moves, m)
+		res.times = append(res.times, 0)
+	}
+	clocks := cl.total
+	for !b.GameOver() {
+		if ctx.Err() != nil {
+			return res
+		}
+		if b.LegalMoves() == 0 {
+			res.movers = append(res.movers, b.BlackToMove)
+			b.Pass()
+			res.moves = append(res.moves, board.NoSquare)
+			res.times = append(res.times, 0)
+			continue
+		}
+		side, pl := 1, white
+		if b.BlackToMove {
+			side, pl = 0, black
+		}
+		start := time.Now()
+		inc := cl.inc
+		if cl.total[side] == 0 {
+			inc = 0
+		}
+		sq, err := pl.move(ctx, b, res.moves, clocks[side], inc)
+		used := time.Since(start)
+		if ctx.Err() != nil {
+			return res
+		}
+		switch {
+		case err != nil:
+			res.comment = fmt.Sprintf("%s: %v", b.SideName(), err)
+		case !b.IsLegal(sq):
+			res.comment = fmt.Sprintf("%s played illegal %s", b.SideName(), sq)
+		case cl.total[side] > 0 && used > clocks[side]:
+			res.comment = fmt.Sprintf("%s lost on time (%v used, %v left)", b.SideName(), used.Round(time.Millisecond), clocks[side].Round(time.Millisecond))
+		}
+		if res.comment != "" {
+			res.forfeit = side
+			res.blackScore = 64
+			if side == 0 {
+				res.blackScore = -64
+			}
+			return res
+		}
+		if cl.total[side] > 0 {
+			clocks[side] += cl.inc - used
+		}
+		res.movers = append(res.movers, b.BlackToMove)
+		b.Make(sq)
+		res.moves = append(res.moves, sq)
+		res.times = append(res.times, used)
+	}
+	res.blackScore = b.BlackScore()
+	res.clockLeft = clocks
+	return res
+}
+
+// gameRecord makes the GGF record of a game played from the start position; times, when not
+// nil, gives each move's time (0: none recorded).
+func gameRecord(moves []board.Square, times []time.Duration) *ggf.Game {
+	g := ggf.New(board.Start())
+	b := board.Start()
+	for i, m := range moves {
+		mv := ggf.Move{Square: m, Black: b.BlackToMove}
+		if i < len(times) && times[i] > 0 {
+			mv.Time, mv.HasTime = times[i], true
+		}
+		g.Moves = append(g.Moves, mv)
+		if m == board.NoSquare {
+			b.Pass()
+		} else {
+			b.Make(m)
+		}
+	}
+	return g
+}
+
+// Openings returns the openings of a match: up to n (0: all) of the transcript file path after
+// its first skip (none when path is ""), then random built-in ones (RandomOpenings with 8
+// plies from seed); with no file and random 0, 10 random openings. None at all is an error.
+func Openings(path string, skip, n, random int, seed uint64) ([][]board.Square, error) {
+	var opens [][]board.Square
+	if path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		opens, err = train.ReadOpenings(f, skip, n)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+	} else if random == 0 {
+		random = 10
+	}
+	opens = append(opens, RandomOpenings(seed, random, 8)...)
+	if len(opens) == 0 {
+		return nil, fmt.Errorf("no openings")
+	}
+	return opens, nil
+}
+
+// RandomOpenings makes n openings of plies random legal moves from a fixed seed.
+func RandomOpenings(seed uint64, n, plies int) [][]board.Square {
+	rng := rand.New(rand.NewPCG(seed, 0x0e110))
+	var out [][]board.Square
+	for len(out) < n {
+		b := board.Start()
+		var moves []board.Square
+		for len(moves) < plies && !b.GameOver() {
+			m := b.LegalMoves()
+			if m == 0 {
+				b.Pass()
+				moves = append(moves, board.NoSquare)
+				continue
+			}
+			k := rng.IntN(board.Count(m))
+			for ; k > 0; k-- {
+				m &= m - 1
+			}
+			sq := board.FirstSquare(m)
+			b.Make(sq)
+			moves = append(moves, sq)
+		}
+		if !b.GameOver() {
+			out = append(out, moves)
+		}
+	}
+	return out
+}

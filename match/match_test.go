@@ -1,0 +1,401 @@
+package match
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/search"
+)
+
+var ggfMove = regexp.MustCompile(`\]([BW])\[([A-Za-z0-9]+)`)
+
+// replayGGF plays a written game's moves from the start and returns black's final score and
+// the result property.
+func replayGGF(t *testing.T, line string) (int, int) {
+	t.Helper()
+	b := board.Start()
+	for _, m := range ggfMove.FindAllStringSubmatch(line, -1) {
+		if m[1] == "B" != b.BlackToMove {
+			t.Fatalf("move %s by the wrong colour in %s", m[2], line)
+		}
+		if strings.EqualFold(m[2], "PA") {
+			if !b.MustPass() {
+				t.Fatalf("pass with moves available in %s", line)
+			}
+			b.Pass()
+			continue
+		}
+		sq, err := board.ParseSquare(strings.ToLower(m[2]))
+		if err != nil || !b.IsLegal(sq) {
+			t.Fatalf("illegal move %s in %s", m[2], line)
+		}
+		b.Make(sq)
+	}
+	re := regexp.MustCompile(`RE\[([+-]?\d+)\.000\]`).FindStringSubmatch(line)
+	if re == nil {
+		t.Fatalf("no result in %s", line)
+	}
+	r, _ := strconv.Atoi(re[1])
+	if !b.GameOver() {
+		return r, r // a forfeit: the board is not finished
+	}
+	return b.BlackScore(), r
+}
+
+// checkGGF replays every game of a GGF stream and returns how many there were.
+func checkGGF(t *testing.T, text string) int {
+	t.Helper()
+	sc := bufio.NewScanner(strings.NewReader(text))
+	n := 0
+	for sc.Scan() {
+		n++
+		if got, want := replayGGF(t, sc.Text()); got != want {
+			t.Errorf("game %d: replayed score %d, recorded %d", n, got, want)
+		}
+	}
+	return n
+}
+
+func mustParse(t *testing.T, text string) Spec {
+	t.Helper()
+	sp, err := ParseEngine(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// A match between two engine configurations from file and random openings: every game is
+// counted once, the GGF records replay to their recorded results, and Progress sees each game.
+func TestRun(t *testing.T) {
+	opens, err := Openings("testdata/xot-sample.txt", 1, 3, 1, 1)
+	if err != nil || len(opens) != 4 {
+		t.Fatalf("openings: %d, %v", len(opens), err)
+	}
+	var ggf bytes.Buffer
+	seen := map[int]bool{}
+	opt := Options{A: mustParse(t, "depth=2,end=10"), B: mustParse(t, "depth=1,eval=mobility,pvs=off"), Openings: opens,
+		Concurrency: 2, GGF: &ggf, Progress: func(g Game) { seen[g.Number] = true }}
+	if h := opt.Header(); h != `match: A = "depth=2,end=10" vs B = "depth=1,eval=mobility,pvs=off", 8 games (4 openings x 2 colours), concurrency 2` {
+		t.Errorf("header %q", h)
+	}
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Games() != 8 || res.AsBlack.Games() != 4 || len(seen) != 8 || res.Interrupted {
+		t.Fatalf("%+v; progress saw %d games", res, len(seen))
+	}
+	if res.Forfeits != [2]int{} || res.Thought[0].N == 0 || res.Thought[1].N == 0 {
+		t.Errorf("forfeits %v, thought %v", res.Forfeits, res.Thought)
+	}
+	if n := checkGGF(t, ggf.String()); n != 8 {
+		t.Fatalf("%d games written, want 8", n)
+	}
+	var out bytes.Buffer
+	res.Write(&out)
+	if !strings.Contains(out.String(), "in 8 games") || !strings.Contains(out.String(), "thinking time per move: A mean") ||
+		strings.Contains(out.String(), "least clock") {
+		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// The report's text, from a result made by hand.
+func TestResultWrite(t *testing.T) {
+	r := &Result{Forfeits: [2]int{0, 1}, Elapsed: 1500 * time.Millisecond, Interrupted: true,
+		clocks: [2]time.Duration{2 * time.Second, 0}, LeastLeft: [2]time.Duration{1234567 * time.Microsecond, 0}}
+	for _, d := range []int{10, 0, -4, 64} {
+		r.Stats.Add(d)
+	}
+	r.AsBlack.Add(10)
+	r.Thought[0].add(2 * time.Millisecond)
+	r.Thought[0].add(4 * time.Millisecond)
+	var out bytes.Buffer
+	r.Write(&out)
+	want := "interrupted: results of the 4 finished games\n" +
+		"A: 2 wins, 1 draws, 1 losses in 4 games: score 62.5%, Elo +88.7 [-221.2, +inf] (95%), mean disc difference +17.50\n" +
+		"A as black: 1-0-0; games lost on time or by error: A 0, B 1; 1.5 s\n" +
+		"thinking time per move: A mean 3ms, max 4ms over 2 moves; B no moves\n" +
+		"least clock left at the end of a game: A 1.235s, B no clock\n"
+	if out.String() != want {
+		t.Errorf("report\n%s\nwant\n%s", out.String(), want)
+	}
+	if s := eloText(0 * -1); s != "+0.0" {
+		t.Errorf("eloText(-0) = %q", s)
+	}
+}
+
+// Cancelling the context stops the match after the games under way; the finished ones count.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := Options{A: mustParse(t, "depth=1"), B: mustParse(t, "depth=1"), Openings: RandomOpenings(1, 20, 8), Concurrency: 1,
+		Progress: func(g Game) {
+			if g.Number == 3 {
+				cancel()
+			}
+		}}
+	res, err := Run(ctx, opt)
+	if err != nil || !res.Interrupted || res.Stats.Games() != 3 {
+		t.Fatalf("%+v, %v; want 3 games, interrupted", res, err)
+	}
+}
+
+// A player that cannot start is an error, not a forfeit.
+func TestRunPlayerError(t *testing.T) {
+	opt := Options{A: mustParse(t, "depth=1"), B: External("exit 0", 0), Openings: RandomOpenings(1, 2, 8), Concurrency: 2}
+	if res, err := Run(context.Background(), opt); err == nil {
+		t.Fatalf("%+v, no error", res)
+	}
+}
+
+func TestOpenings(t *testing.T) {
+	for _, c := range []struct {
+		path            string
+		skip, n, random int
+		want            int
+	}{
+		{"", 0, 0, 0, 10}, // no file: 10 random openings by default
+		{"", 0, 0, 3, 3},
+		{"testdata/xot-sample.txt", 0, 0, 0, 50},
+		{"testdata/xot-sample.txt", 48, 0, 2, 4},
+		{"testdata/xot-sample.txt", 0, 5, 0, 5},
+	} {
+		opens, err := Openings(c.path, c.skip, c.n, c.random, 1)
+		if err != nil || len(opens) != c.want {
+			t.Errorf("%+v: %d openings, %v", c, len(opens), err)
+		}
+	}
+	if _, err := Openings("testdata/xot-sample.txt", 50, 0, 0, 1); err == nil {
+		t.Error("no openings: no error")
+	}
+	if _, err := Openings("testdata/absent.txt", 0, 0, 0, 1); err == nil {
+		t.Error("absent file: no error")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(bad, []byte("f5d6\nf5a1\n"), 0o644)
+	if _, err := Openings(bad, 0, 0, 0, 1); err == nil || !strings.Contains(err.Error(), "bad.txt: line 2") {
+		t.Errorf("illegal opening: %v", err)
+	}
+	a, b := RandomOpenings(7, 5, 8), RandomOpenings(7, 5, 8)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Error("random openings differ for one seed")
+	}
+}
+
+func TestParseEngineErrors(t *testing.T) {
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1",
+		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
+		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
+			t.Errorf("%s: error %v, want one naming the player", text, err)
+		}
+	}
+	sp, err := ParseEngine("depth=8, sel=2 ,eval=mobility,time=200ms,end=14,tt=1")
+	if err != nil || sp.lim.Depth != 8 || sp.lim.Selectivity != 2 || sp.cfg.Eval != nil || sp.lim.MoveTime != 200*time.Millisecond ||
+		sp.lim.ExactEmpties != 14 || sp.cfg.TTMiB != 1 {
+		t.Errorf("%+v, %v", sp, err)
+	}
+	if sp := mustParse(t, "depth=4"); sp.cfg.Eval == nil || sp.cfg.TTMiB != 16 {
+		t.Errorf("defaults: %+v", sp.cfg)
+	}
+}
+
+func TestParseEngineSwitches(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		off  func(search.Config) bool // whether the config has the switch off
+	}{
+		{"wldrefine", func(c search.Config) bool { return c.NoWLDRefine }},
+		{"solverhint", func(c search.Config) bool { return c.NoSolverHint }},
+	} {
+		sp, err := ParseEngine("depth=8," + c.name + "=off")
+		if err != nil || !c.off(sp.cfg) {
+			t.Fatalf("%s=off: %+v, %v", c.name, sp.cfg, err)
+		}
+		if sp, err := ParseEngine("depth=8," + c.name + "=on"); err != nil || c.off(sp.cfg) {
+			t.Fatalf("%s=on: %+v, %v", c.name, sp.cfg, err)
+		}
+		if _, err := ParseEngine("depth=8," + c.name + "=maybe"); err == nil {
+			t.Fatalf("%s=maybe: no error", c.name)
+		}
+	}
+}
+
+// screen=W sets the Multi-ProbCut screen's width, screen=off turns it off, and anything else is
+// refused.
+func TestParseEngineScreen(t *testing.T) {
+	for text, want := range map[string]float64{"screen=0.7": 0.7, "screen=off": -1, "sel=5": 0} {
+		if sp, err := ParseEngine("depth=8," + text); err != nil || sp.cfg.MPCScreen != want {
+			t.Fatalf("%s: screen %v (want %v), %v", text, sp.cfg.MPCScreen, want, err)
+		}
+	}
+	for _, bad := range []string{"screen=0", "screen=-2", "screen=wide", "screen=NaN", "screen=1e9"} {
+		if _, err := ParseEngine("depth=8," + bad); err == nil {
+			t.Fatalf("%s: no error", bad)
+		}
+	}
+}
+
+func FuzzParseEngine(f *testing.F) {
+	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
+	f.Add("depth=,=,,")
+	f.Add("time=25ms,sel=5,handover=-1,probable=4")
+	f.Add("depth=4,leafsolve=-1")
+	f.Add("depth=10,sel=5,screen=0.5")
+	f.Add("depth=12,end=18,wld=22,wldsel=3")
+	f.Fuzz(func(t *testing.T, text string) {
+		ParseEngine(text)
+	})
+}
+
+// A player with an opening book plays the book's move; book=none plays without one.
+func TestPlayerBook(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.book")
+	bk := book.New()
+	var games []book.Game
+	for _, line := range []string{"f5d6c3d3c4", "f5f6e6f4e3", "f5d6c5f4e3"} {
+		g, err := book.ParseTranscripts(strings.NewReader(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, g...)
+	}
+	if _, err := bk.AddGames(games, 4, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bk.Evaluate(context.Background(), search.NewEngine(search.Config{TTMiB: 1}), book.Options{Depth: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bk.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := ParseEngine("depth=1,tt=1,book=" + path)
+	if err != nil || sp.book == nil {
+		t.Fatalf("book option: %v", err)
+	}
+	p, _ := sp.newPlayer()
+	want, _, _ := sp.book.Choose(board.Start(), 0, nil)
+	if got, err := p.move(context.Background(), board.Start(), nil, 0, 0); err != nil || got != want {
+		t.Errorf("player with a book: %s (%v), book move %s", got, err, want)
+	}
+	if sp, err := ParseEngine("depth=1,book=none"); err != nil || sp.book != nil {
+		t.Errorf("book=none: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "bad.book"), []byte("junk"), 0o644)
+	if _, err := ParseEngine("depth=1,book=" + filepath.Join(dir, "bad.book")); err == nil || !strings.Contains(err.Error(), "corrupt book") {
+		t.Errorf("corrupt book: %v", err)
+	}
+}
+
+// The test binary doubles as a fake NBoard engine for the match client: it answers pings and
+// plays the first legal move (or, in "illegal" mode, always a1).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("OTHELLO_FAKE_NBOARD"); mode != "" {
+		fakeNBoard(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func fakeNBoard(mode string) {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	b := board.Start()
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "ping "):
+			fmt.Printf("pong %s\n", strings.TrimPrefix(line, "ping "))
+		case strings.HasPrefix(line, "set game "):
+			b = board.Start()
+			for _, mv := range ggfMove.FindAllStringSubmatch(line, -1) {
+				if strings.EqualFold(mv[2], "PA") {
+					b.Pass()
+					continue
+				}
+				sq, _ := board.ParseSquare(strings.ToLower(mv[2]))
+				b.Make(sq)
+			}
+		case line == "go":
+			mv := "a1"
+			if mode != "illegal" {
+				mv = board.FirstSquare(b.LegalMoves()).String()
+			}
+			fmt.Printf("status thinking\n=== %s/0.00/0.01\n", strings.ToUpper(mv))
+		case line == "quit":
+			return
+		}
+	}
+}
+
+func fakeEngine(t *testing.T, mode string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	return fmt.Sprintf("OTHELLO_FAKE_NBOARD=%s %q", mode, exe)
+}
+
+// An external engine plays through NBoard; one that plays illegal moves forfeits every game.
+func TestRunNBoardEngine(t *testing.T) {
+	for _, mode := range []string{"first", "illegal"} {
+		var ggf bytes.Buffer
+		forfeits := 0
+		opt := Options{A: mustParse(t, "depth=1"), B: External(fakeEngine(t, mode), 3), Openings: RandomOpenings(1, 2, 8), Concurrency: 1, GGF: &ggf,
+			Progress: func(g Game) {
+				if g.Forfeit {
+					forfeits++
+					if g.LoserIsA || !strings.Contains(g.Comment, "played illegal a1") {
+						t.Errorf("%s: forfeit %+v", mode, g)
+					}
+				}
+			}}
+		res, err := Run(context.Background(), opt)
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if res.Stats.Games() != 4 {
+			t.Fatalf("%s: %d games", mode, res.Stats.Games())
+		}
+		if want := map[string]int{"first": 0, "illegal": 4}[mode]; res.Forfeits != [2]int{0, want} || forfeits != want {
+			t.Fatalf("%s: forfeits %v (progress %d), want B %d", mode, res.Forfeits, forfeits, want)
+		}
+		checkGGF(t, ggf.String())
+	}
+}
+
+// A clock for one side only: A plays on a clock, the external engine by its depth, and
+// nobody loses on time for a clock it does not have.
+func TestRunOneSidedClock(t *testing.T) {
+	opt := Options{A: mustParse(t, "depth=3,sel=2"), B: External(fakeEngine(t, "first"), 2), Openings: RandomOpenings(1, 2, 8), Concurrency: 1,
+		Clocks: [2]time.Duration{5 * time.Second, 0}}
+	if h := opt.Header(); !strings.HasSuffix(h, ", clock A 5s, B 0s, + 0s") {
+		t.Errorf("header %q", h)
+	}
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res.Write(&out)
+	for _, want := range []string{"A 0, B 0;", "least clock left at the end of a game: A ", "B no clock"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if res.LeastLeft[0] <= 0 || res.LeastLeft[0] > 5*time.Second {
+		t.Errorf("least clock left for A: %v", res.LeastLeft[0])
+	}
+}

@@ -1,0 +1,157 @@
+package train
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
+)
+
+func TestPositionFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	ps := []Position{{Board: board.Start(), Score: 1.5}, {Board: board.Start(), Score: -3}}
+	if err := WritePositionsFile(a, ps); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePositionsFile(b, ps[:1]); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	got, err := ReadPositionFiles([]string{a, " ", " " + b}, func(path string, n int) { counts[path] = n })
+	if err != nil || len(got) != 3 || got[1].Score != -3 || counts[a] != 2 || counts[b] != 1 {
+		t.Fatalf("%d positions %v, counts %v, %v", len(got), got, counts, err)
+	}
+	if ps, err := ReadPositionFiles([]string{""}, nil); err != nil || len(ps) != 0 {
+		t.Errorf("no files: %d positions, %v", len(ps), err)
+	}
+	os.WriteFile(b, []byte("garbage; 1\n"), 0o644)
+	if _, err := ReadPositionFiles([]string{a, b}, nil); err == nil || !strings.Contains(err.Error(), "b.txt: line 1") {
+		t.Errorf("malformed file: %v", err)
+	}
+	if _, err := ReadPositionFiles([]string{filepath.Join(dir, "absent.txt")}, nil); err == nil {
+		t.Error("absent file: no error")
+	}
+	if err := WritePositionsFile(filepath.Join(dir, "no", "such", "dir"), ps); err == nil {
+		t.Error("unwritable file: no error")
+	}
+}
+
+// The cache file holds what the in-memory cache holds; no file is no cache, and a cache of
+// other games is refused with the games unchanged.
+func TestRelabelCacheFile(t *testing.T) {
+	games := fixtureGames(t)[:20]
+	solved := append([]Game(nil), games...)
+	if err := Relabel(solved, 6, 2, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "labels.gtx")
+	if ok, err := ReadRelabelCacheFile(path, append([]Game(nil), games...), 6); ok || err != nil {
+		t.Fatalf("no file: %v, %v; want false, nil", ok, err)
+	}
+	if err := WriteRelabelCacheFile(path, solved, 6); err != nil {
+		t.Fatal(err)
+	}
+	got := append([]Game(nil), games...)
+	if ok, err := ReadRelabelCacheFile(path, got, 6); !ok || err != nil {
+		t.Fatalf("cache: %v, %v", ok, err)
+	}
+	for i := range got {
+		if got[i].ExactDepth != solved[i].ExactDepth || got[i].Exact != solved[i].Exact {
+			t.Fatalf("game %d: labels differ from the solved ones", i)
+		}
+	}
+	other := append([]Game(nil), games...)
+	if ok, err := ReadRelabelCacheFile(path, other, 7); ok || err == nil || other[0].ExactDepth != games[0].ExactDepth {
+		t.Errorf("another depth: %v, %v", ok, err)
+	}
+	if err := WriteRelabelCacheFile(filepath.Join(path, "x"), solved, 6); err == nil {
+		t.Error("unwritable cache: no error")
+	}
+}
+
+// A fit's weight file loads, carries the correction by empties when asked for and the training
+// summary with the validation report; the log is one CSV line per epoch.
+func TestWriteWeightsAndLog(t *testing.T) {
+	games := fixtureGames(t)
+	cfg := DefaultConfig()
+	cfg.Epochs = 2
+	res, err := Fit(games[:100], games[100:], cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, bias := range []bool{false, true} {
+		path := filepath.Join(dir, "w.gtw")
+		run := Run{Config: cfg, Exact: 0, Paths: []string{"train.wtb"}, Validation: []string{"val.wtb"}, FitTime: 3 * time.Second}
+		summary, err := WriteWeights(path, res, games[:100], games[100:], bias, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := eval.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, ok := e.Section("TRN1")
+		if !ok || string(stored) != string(summary) {
+			t.Errorf("stored summary %q, returned %q", stored, summary)
+		}
+		for _, want := range []string{"GoThello weights trained ", " in 3s\nconfig {Epochs:2 ", "(paths [train.wtb])", "validation on [val.wtb]:\n"} {
+			if !strings.Contains(string(summary), want) {
+				t.Errorf("summary lacks %q:\n%s", want, summary)
+			}
+		}
+		if got := e.EmptiesBias() != ([61]float64{}); got != bias {
+			t.Errorf("empties bias %v: stored %v", bias, got)
+		}
+	}
+	log := filepath.Join(dir, "w.csv")
+	if err := WriteLog(log, res.Log); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(log)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 1+len(res.Log) || lines[0] != "stage,epoch,train_mae,train_rmse,val_mae" || !strings.HasPrefix(lines[1], "0,1,") {
+		t.Errorf("log:\n%s", data)
+	}
+}
+
+// The correction written by WriteEmptiesBias is the total TotalEmptiesBias measures, which
+// zeroes the mean error on the games.
+func TestWriteEmptiesBias(t *testing.T) {
+	games := fixtureGames(t)[:80]
+	e, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, n := TotalEmptiesBias(e, games)
+	out := filepath.Join(t.TempDir(), "b.gtw")
+	if err := WriteEmptiesBias("", out, total); err != nil {
+		t.Fatal(err)
+	}
+	e2, err := eval.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := EmptiesBias(e2, games)
+	for k := range after {
+		if n[k] > 0 && math.Abs(after[k]) > 0.05 {
+			t.Errorf("%d empties: mean error %.3f after the correction", k, after[k])
+		}
+	}
+	// On top of the correction the weights have: measuring again changes nothing much.
+	again, _ := TotalEmptiesBias(e2, games)
+	for k := range again {
+		if math.Abs(again[k]-total[k]) > 0.05 {
+			t.Errorf("%d empties: %.3f measured again, %.3f written", k, again[k], total[k])
+		}
+	}
+	if err := WriteEmptiesBias(filepath.Join(t.TempDir(), "absent.gtw"), out, total); err == nil {
+		t.Error("absent source: no error")
+	}
+}
