@@ -288,6 +288,9 @@ func (s *Solver) poll() {
 // aspiration, no new table generation, no principal variation. It also returns the nodes it
 // searched and whether the stop flag or the deadline ended it (the score is then meaningless).
 func (s *Solver) Window(p, o uint64, alpha, beta int) (score int, nodes uint64, stopped bool) {
+	if s.thread != 0 {
+		s.adopt() // a helper of a parallel midgame search: the settings of its solves
+	}
 	s.stopped = false
 	n0 := s.nodes
 	s.nextPoll = s.nodes + pollNodes

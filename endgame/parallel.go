@@ -198,3 +198,10 @@ func (s *Solver) Member(i int) *Solver { return s.team.members[i] }
 
 // Pool returns the thread pool of the solver's team.
 func (s *Solver) Pool() *ybwc.Pool { return s.team.pool }
+
+// ParallelStats returns the thread pool's counts (splits, joins, the helpers' idle and busy
+// time) since the solver was made or ResetParallelStats.
+func (s *Solver) ParallelStats() ybwc.Stats { return s.team.pool.Stats() }
+
+// ResetParallelStats zeroes the pool's counts.
+func (s *Solver) ResetParallelStats() { s.team.pool.ResetStats() }

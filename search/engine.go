@@ -9,6 +9,7 @@ import (
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/ybwc"
 )
 
 // Config sets up an Engine. The zero Config is the full engine with the mobility/corner
@@ -24,6 +25,10 @@ type Config struct {
 	NoPVS       bool // plain alpha-beta everywhere
 	NoPrevOrder bool // do not order moves by the previous iteration's table
 	NoKiller    bool // no killer moves in the last plies' fixed order
+	// NoTable: the bounds tables give no cutoffs and take no entries (measurement; without
+	// Multi-ProbCut a search's value is then the minimax value whatever its move order, which
+	// the parallel search's tests use).
+	NoTable bool
 	// NoStaticCut: no Multi-ProbCut tests at heights 1-2, where the test is the static
 	// evaluation's prediction alone (staticCut; measurement).
 	NoStaticCut bool
@@ -63,6 +68,11 @@ type Config struct {
 	// evaluation's prediction (probCut; 0: defaultMPCScreen; negative: no screen, every test
 	// runs its shallow search).
 	MPCScreen float64
+	// Threads is the number of threads that search each position (0 or 1: one).
+	Threads int
+	// SplitHeight is the least height at which a node's moves are shared out among the
+	// threads (0: defaultSplitHeight).
+	SplitHeight int
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
 }
@@ -110,6 +120,12 @@ type Engine struct {
 	nodeLimit    uint64
 	pv           [maxPly][maxPly]board.Square
 	pvLen        [maxPly]int
+	// Parallel search (parallel.go): the team, this engine's thread and its split points.
+	team        *midTeam
+	th          *ybwc.Thread
+	splitHeight int
+	nSplits     int
+	splits      [16]midSplit
 	// killer[ply] is the move (a bitboard of one square, or 0) that last refuted a node at
 	// ply below sortHeight (always 0 with cfg.NoKiller).
 	killer [maxPly]uint64
@@ -123,11 +139,11 @@ type Engine struct {
 // per move relative to NTest's -12%, the score 50.1% against 50.5%, paired -0.4, SE 0.4).
 func (e *Engine) midgameHint(p, o uint64) int {
 	key := boundsHash(p, o)
-	en := e.cur.probe(key, e.gen)
-	if en == nil {
-		en = e.prev.probe(key, e.gen-1)
+	en, ok := e.cur.probe(key, e.gen)
+	if !ok {
+		en, ok = e.prev.probe(key, e.gen-1)
 	}
-	if en == nil || en.move < 0 {
+	if !ok || en.move < 0 {
 		return endgame.NoMove
 	}
 	return int(en.move)
@@ -135,27 +151,44 @@ func (e *Engine) midgameHint(p, o uint64) int {
 
 // NewEngine makes an engine with its tables allocated.
 func NewEngine(cfg Config) *Engine {
-	mib := cfg.TTMiB
-	if mib <= 0 {
-		mib = 16
-	}
-	e := &Engine{cfg: cfg, scale: mobilityScale, bitboardEval: true, evalOrderHeight: defaultEvalOrderHeight}
-	if cfg.Eval != nil {
-		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
-	}
-	if cfg.EvalOrderHeight > 0 {
-		e.evalOrderHeight = cfg.EvalOrderHeight
-	}
+	e := &Engine{}
+	e.configure(cfg)
 	solverMiB := cfg.SolverMiB
 	if solverMiB <= 0 {
 		solverMiB = 16
 	}
 	so := endgame.DefaultSolverOptions(solverMiB)
 	so.Eval = cfg.Eval // deep ordering of in-game solves by the pattern evaluation
+	so.Threads = max(cfg.Threads, 1)
 	e.solver = endgame.NewSolverWith(so)
 	e.solver.SetStop(&e.solveStop)
 	if !cfg.NoSolverHint {
 		e.solver.SetMoveHint(e.midgameHint)
+	}
+	mib := cfg.TTMiB
+	if mib <= 0 {
+		mib = 16
+	}
+	e.tables[0] = newBoundsTable(mib << 19)
+	e.tables[1] = newBoundsTable(mib << 19)
+	e.cur, e.prev = &e.tables[0], &e.tables[1]
+	e.mpc = cfg.MPC
+	if e.mpc == nil {
+		e.mpc = MPCFor(cfg.Eval)
+	}
+	e.newTeam()
+	return e
+}
+
+// configure sets the fields that follow from the configuration alone (a helper of a
+// parallel search gets them too).
+func (e *Engine) configure(cfg Config) {
+	e.cfg, e.scale, e.bitboardEval, e.evalOrderHeight = cfg, mobilityScale, true, defaultEvalOrderHeight
+	if cfg.Eval != nil {
+		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
+	}
+	if cfg.EvalOrderHeight > 0 {
+		e.evalOrderHeight = cfg.EvalOrderHeight
 	}
 	e.endHandover = defaultEndHandover
 	if cfg.EndHandover != 0 {
@@ -165,9 +198,6 @@ func NewEngine(cfg Config) *Engine {
 	if cfg.LeafSolve != 0 {
 		e.leafSolve = max(cfg.LeafSolve, -1)
 	}
-	e.tables[0] = newBoundsTable(mib << 19)
-	e.tables[1] = newBoundsTable(mib << 19)
-	e.cur, e.prev = &e.tables[0], &e.tables[1]
 	e.usePrev = !cfg.NoPrevOrder
 	e.pvsHeight = defaultPVSHeight
 	if cfg.PVSHeight > 0 {
@@ -176,17 +206,16 @@ func NewEngine(cfg Config) *Engine {
 	if cfg.NoPVS {
 		e.pvsHeight = maxPly
 	}
-	e.mpc = cfg.MPC
-	if e.mpc == nil {
-		e.mpc = MPCFor(cfg.Eval)
-	}
 	switch {
 	case cfg.MPCScreen > 0:
 		e.mpcScreen = cfg.MPCScreen
 	case cfg.MPCScreen == 0:
 		e.mpcScreen = defaultMPCScreen
 	}
-	return e
+	e.splitHeight = defaultSplitHeight
+	if cfg.SplitHeight > 0 {
+		e.splitHeight = cfg.SplitHeight
+	}
 }
 
 // evaluate is the static value of e.b from the side to move's view, in e.scale units per disc.
@@ -221,6 +250,8 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.mayReachEnd = true // searchRoot narrows it per iteration
 	e.killer = [maxPly]uint64{}
 	e.solveStop.Store(false)
+	e.team.halt.Store(false)
+	e.solver.Reset()
 	e.solver.SetDeadline(time.Time{})
 	if e.hasDeadline {
 		e.solver.SetDeadline(e.hardDeadline)
@@ -243,18 +274,28 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 // poll checks the stop conditions: cancellation, the hard deadline, the node limit.
 func (e *Engine) poll() {
 	e.nextPoll = e.nodes + pollInterval
-	if e.ctx != nil {
-		select {
-		case <-e.ctx.Done():
-			e.stopped = true
-			return
-		default:
+	stop := false
+	if e.th.ID == 0 {
+		// The search's own goroutine watches the context and the node limit for all threads.
+		if e.ctx != nil {
+			select {
+			case <-e.ctx.Done():
+				stop = true
+			default:
+			}
+		}
+		if e.nodeLimit != 0 && e.nodes >= e.nodeLimit {
+			stop = true
 		}
 	}
-	if e.nodeLimit != 0 && e.nodes >= e.nodeLimit {
-		e.stopped = true
-	}
 	if e.hasDeadline && time.Now().After(e.hardDeadline) {
+		stop = true
+	}
+	if stop {
+		e.stopped = true
+		e.team.halt.Store(true)
+	}
+	if e.team.halt.Load() || e.th.Split.Aborted() {
 		e.stopped = true
 	}
 }
@@ -379,6 +420,8 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
 	tp := planTime(lim, empties)
+	e.team.pool.Start()
+	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)
 	moves := b.LegalMoves()
 	if moves == 0 {

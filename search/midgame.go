@@ -68,6 +68,10 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	if e.stopped {
 		return 0
 	}
+	if height >= e.ttHeight && e.th.Split != nil && e.th.Split.Aborted() {
+		e.stopped = true
+		return 0
+	}
 	if e.mayReachEnd && height <= e.endHandover && e.b.NumEmpties() <= height {
 		// The search reaches the end of the game from here: the solver is faster.
 		return e.endNode(alpha, beta)
@@ -102,14 +106,17 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 
 	key := boundsHash(p, o)
 	hashMove := board.NoSquare
-	en := e.cur.probe(key, e.gen)
-	if en == nil && e.usePrev {
+	en, ok := e.cur.probe(key, e.gen)
+	if e.cfg.NoTable {
+		ok = false
+	}
+	if !ok && e.usePrev && !e.cfg.NoTable {
 		// The previous iteration's entry orders the moves, and when it searched this position
 		// deep enough (a Multi-ProbCut check search, or a transposition nearer the root) its
 		// bounds hold as well.
-		en = e.prev.probe(key, e.gen-1)
+		en, ok = e.prev.probe(key, e.gen-1)
 	}
-	if en != nil {
+	if ok {
 		hashMove = board.Square(en.move)
 		if int(en.height) >= height && int(en.sel) <= e.level {
 			lo, up := int(en.lower), int(en.upper)
@@ -153,6 +160,15 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 				n += e.orderMoves(list[n:], moves, height)
 			}
 			ordered = true
+		}
+		if i > 0 && height >= e.splitHeight && (ordered || moves == 0) {
+			if b, bm, ok := e.trySplit(list[i:n], a, beta, height, best, bestMove, pvs); ok {
+				if e.stopped {
+					return 0
+				}
+				best, bestMove = b, bm
+				break
+			}
 		}
 		sq := list[i].sq
 		// Copying the board back after the child's search is cheaper than Unmake's second
@@ -198,7 +214,9 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	default:
 		up = best
 	}
-	e.cur.store(key, e.gen, height, lo, up, int(bestMove), e.level)
+	if !e.cfg.NoTable {
+		e.cur.store(key, e.gen, height, lo, up, int(bestMove), e.level)
+	}
 	return best
 }
 
@@ -384,8 +402,8 @@ func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height i
 	// (16 MiB): depth 11 full width the same 20,355,863 nodes in 18-27% less time, depth 12
 	// level 4 +0.04% nodes, -12% time.
 	if e.usePrev && height >= e.ttHeight+2 {
-		if en := e.prev.probe(boundsHash(cp, co), e.gen-1); en != nil {
-			return 1<<24 - int32(boundsEstimate(en))
+		if en, ok := e.prev.probe(boundsHash(cp, co), e.gen-1); ok {
+			return 1<<24 - int32(boundsEstimate(&en))
 		}
 	}
 	switch {

@@ -325,8 +325,8 @@ func TestTimePlanKeepsClock(t *testing.T) {
 }
 
 func TestBoundsEntrySize(t *testing.T) {
-	if s := unsafe.Sizeof(boundsEntry{}); s != 16 {
-		t.Fatalf("boundsEntry is %d bytes, want 16", s)
+	if s := unsafe.Sizeof(boundsSlot{}); s != 16 {
+		t.Fatalf("boundsSlot is %d bytes, want 16", s)
 	}
 	tb := newBoundsTable(1 << 20)
 	if len(tb.entries)*16 != 1<<20 {

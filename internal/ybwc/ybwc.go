@@ -19,6 +19,7 @@ package ybwc
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Task is the work of a split point: Join searches the split's remaining moves with the state
@@ -91,6 +92,7 @@ type Pool struct {
 	idle    atomic.Int32 // threads that may be recruited now
 	started int          // nesting count of Start
 	wg      sync.WaitGroup
+	stats Stats
 	// MaxPerSplit caps the threads recruited to one split point, its master included (0: no
 	// cap).
 	MaxPerSplit int
@@ -104,6 +106,29 @@ func New(n int) *Pool {
 		p.threads[i] = &Thread{ID: i, wake: make(chan *Split, 2)}
 	}
 	return p
+}
+
+// Stats counts what a pool did over its searches: what grows with the number of threads and
+// that two cores cannot show as time.
+type Stats struct {
+	Splits uint64        // split points opened (with at least one helper)
+	Joins  uint64        // threads recruited to a split point
+	Idle   time.Duration // time the worker goroutines spent waiting for work, summed
+	Busy   time.Duration // time they spent on split points, summed
+}
+
+// Stats returns the counts since the pool was made (or ResetStats). Call it between searches.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// ResetStats zeroes the counts.
+func (p *Pool) ResetStats() {
+	p.mu.Lock()
+	p.stats = Stats{}
+	p.mu.Unlock()
 }
 
 // Size is the number of threads, the caller's included.
@@ -157,19 +182,30 @@ func (p *Pool) HasIdle() bool { return p.idle.Load() > 0 }
 
 func (p *Pool) run(t *Thread) {
 	defer p.wg.Done()
+	var idle, busy time.Duration
+	mark := time.Now()
 	for sp := range t.wake {
 		if sp == nil {
 			continue
 		}
+		now := time.Now()
+		idle += now.Sub(mark)
 		t.Split = sp
 		sp.task.Join(t)
 		t.Split = nil
 		p.leave(sp)
+		mark = time.Now()
+		busy += mark.Sub(now)
 		p.mu.Lock()
 		t.idle, t.idleFor = true, nil
 		p.idle.Add(1)
 		p.mu.Unlock()
 	}
+	idle += time.Since(mark)
+	p.mu.Lock()
+	p.stats.Idle += idle
+	p.stats.Busy += busy
+	p.mu.Unlock()
 }
 
 // Split opens sp, owned by thread t at its current node, and hands it to the idle threads
@@ -196,6 +232,8 @@ func (p *Pool) Split(t *Thread, sp *Split) bool {
 	sp.parent, sp.master, sp.workers, sp.masterWaiting = t.Split, t, 1+n, false
 	sp.aborted.Store(false)
 	t.Split = sp
+	p.stats.Splits++
+	p.stats.Joins += uint64(n)
 	for _, h := range recruits[:n] {
 		h.idle, h.idleFor = false, nil
 		p.idle.Add(-1)

@@ -1,0 +1,98 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/eval"
+)
+
+// Without the tables and the selective cuts a depth-limited search's value is the minimax
+// value whatever the order in which the moves are searched, so the parallel search must find
+// exactly the sequential one's, with any number of threads (more than the cores too) and a
+// low split height so that the small trees of a test split often.
+func TestParallelMidgameValue(t *testing.T) {
+	positions := randomPositions(41, 12, 40)
+	depth := 9
+	if testing.Short() {
+		positions, depth = positions[:6], 7
+	}
+	cfg := Config{TTMiB: 1, SolverMiB: 1, NoMPC: true, NoTable: true, SplitHeight: 3}
+	seq := NewEngine(cfg)
+	for _, threads := range []int{2, 8} {
+		cfg.Threads = threads
+		par := NewEngine(cfg)
+		for i, b := range positions {
+			want := seq.Search(context.Background(), b, Limits{Depth: depth}, nil)
+			got := par.Search(context.Background(), b, Limits{Depth: depth}, nil)
+			if got.Score != want.Score || got.Depth != want.Depth {
+				t.Fatalf("%d threads: position %d (%s): %v at depth %d, sequential %v at %d", threads, i, b.OBF(), got.Score, got.Depth, want.Score, want.Depth)
+			}
+			if !b.IsLegal(got.Move) || len(got.PV) == 0 || got.PV[0] != got.Move {
+				t.Fatalf("%d threads: position %d: move %v, PV %v", threads, i, got.Move, got.PV)
+			}
+			checkPVLegal(t, b, got.PV)
+		}
+		if st := par.ParallelStats(); st.Splits == 0 {
+			t.Fatalf("%d threads: no split point was opened", threads)
+		}
+	}
+}
+
+// checkPVLegal replays a principal variation.
+func checkPVLegal(t *testing.T, b board.Board, pv []board.Square) {
+	t.Helper()
+	for _, sq := range pv {
+		if sq == board.NoSquare {
+			if b.LegalMoves() != 0 {
+				t.Fatalf("PV %v: a pass where a move is legal", pv)
+			}
+			b.Pass()
+			continue
+		}
+		if !b.IsLegal(sq) {
+			t.Fatalf("PV %v: %v is illegal", pv, sq)
+		}
+		b.Make(sq)
+	}
+}
+
+// With the tables, Multi-ProbCut and the pattern evaluation, a parallel game search reaches
+// the end of the game exactly as the sequential one does: the same exact score on positions
+// the search solves, and legal moves and principal variations elsewhere.
+func TestParallelFullEngine(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := endgame.ReadProblemFile("../endgame/testdata/fforum-1-19.obf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		ps = ps[:4]
+	}
+	for _, threads := range []int{2, 8} {
+		e := NewEngine(Config{Eval: ev, TTMiB: 4, SolverMiB: 8, Threads: threads, SplitHeight: 2})
+		for i, pr := range ps {
+			want, _ := pr.Best()
+			r := e.Search(context.Background(), pr.Board, Limits{Depth: 30}, nil)
+			if !r.Exact || int(r.Score) != want {
+				t.Fatalf("%d threads: FFO #%d: %+v, want exact %d", threads, i+1, r.Info, want)
+			}
+			checkPVLegal(t, pr.Board, r.PV)
+		}
+		for i, b := range randomPositions(43, 4, 36) {
+			r := e.Search(context.Background(), b, Limits{Depth: 9, Selectivity: 4}, nil)
+			if !b.IsLegal(r.Move) || r.Depth != 9 {
+				t.Fatalf("%d threads: position %d: %+v", threads, i, r)
+			}
+			checkPVLegal(t, b, r.PV)
+		}
+		if st := e.ParallelStats(); st.Splits == 0 {
+			t.Fatalf("%d threads: no split point was opened", threads)
+		}
+	}
+}
