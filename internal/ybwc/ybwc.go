@@ -92,7 +92,7 @@ type Pool struct {
 	idle    atomic.Int32 // threads that may be recruited now
 	started int          // nesting count of Start
 	wg      sync.WaitGroup
-	stats Stats
+	stats   Stats
 	// MaxPerSplit caps the threads recruited to one split point, its master included (0: no
 	// cap).
 	MaxPerSplit int
