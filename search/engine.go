@@ -126,6 +126,7 @@ type Engine struct {
 	splitHeight int
 	nSplits     int
 	splits      [16]midSplit
+	root        rootSplit
 	// killer[ply] is the move (a bitboard of one square, or 0) that last refuted a node at
 	// ply below sortHeight (always 0 with cfg.NoKiller).
 	killer [maxPly]uint64
@@ -328,21 +329,16 @@ func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 	e.mayReachEnd = height >= e.b.NumEmpties()
 	done := make([]bool, len(rm))
 	for i := range rm {
+		if i == 1 && e.searchRootParallel(rm, done, height, n) {
+			break
+		}
 		thr := -scoreInf
 		if i >= n {
 			thr = nthBest(rm[:i], n)
 		}
 		u := e.b.Make(rm[i].sq)
 		e.ply = 1
-		var v int
-		if thr > -scoreInf && e.pvsHeight <= height+1 {
-			v = -e.alphaBeta(-thr-1, -thr, height-1)
-			if v > thr && !e.stopped {
-				v = -e.alphaBeta(-scoreInf, -thr, height-1)
-			}
-		} else {
-			v = -e.alphaBeta(-scoreInf, -thr, height-1)
-		}
+		v := e.rootChild(thr, height)
 		e.ply = 0
 		e.b.Unmake(u)
 		if e.stopped {
@@ -378,6 +374,19 @@ func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 	}
 	copy(rm, sorted)
 	return true
+}
+
+// rootChild is the value of the root move just made (e.ply 1) to height, searched with a null
+// window at thr (the n-th best value so far) and again above it on a fail high.
+func (e *Engine) rootChild(thr, height int) int {
+	if thr > -scoreInf && e.pvsHeight <= height+1 {
+		v := -e.alphaBeta(-thr-1, -thr, height-1)
+		if v > thr && !e.stopped {
+			v = -e.alphaBeta(-scoreInf, -thr, height-1)
+		}
+		return v
+	}
+	return -e.alphaBeta(-scoreInf, -thr, height-1)
 }
 
 // nthBest returns the n-th best exact score among rm (or -scoreInf when fewer are exact).

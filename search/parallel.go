@@ -206,3 +206,108 @@ func (e *Engine) ParallelStats() ybwc.Stats { return e.team.pool.Stats() }
 
 // ResetParallelStats zeroes the pool's counts.
 func (e *Engine) ResetParallelStats() { e.team.pool.ResetStats() }
+
+// rootSplit shares out the root's moves after the first one: each thread takes the next move
+// and searches it with a null window at the n-th best exact value known when it takes it
+// (searchRoot's rule, with whatever the other threads have finished by then).
+type rootSplit struct {
+	ybwc.Split
+	owner    *Engine
+	b        board.Board
+	rm       []rootMove
+	done     []bool
+	height   int
+	n        int
+	next     int // (Mu)
+	nodes    uint64
+	settings iterSettings
+}
+
+// Join is run by a thread recruited to the root split.
+func (sp *rootSplit) Join(t *ybwc.Thread) {
+	e := sp.owner.team.members[t.ID]
+	saved, ply, st := e.b, e.ply, e.settings()
+	e.adopt(&sp.settings)
+	e.stopped = e.team.halt.Load()
+	e.nextPoll = e.nodes + pollInterval
+	sp.work(e)
+	e.b, e.ply = saved, ply
+	e.adopt(&st)
+}
+
+func (sp *rootSplit) work(e *Engine) {
+	n0 := e.nodes
+	for !e.stopped {
+		sp.Mu.Lock()
+		if sp.next >= len(sp.rm) {
+			sp.Mu.Unlock()
+			break
+		}
+		j := sp.next
+		sp.next++
+		thr := -scoreInf
+		if j >= sp.n {
+			var finished []rootMove
+			for k := range sp.rm {
+				if sp.done[k] {
+					finished = append(finished, sp.rm[k])
+				}
+			}
+			thr = nthBest(finished, sp.n)
+		}
+		sq := sp.rm[j].sq
+		sp.Mu.Unlock()
+		e.b = sp.b
+		e.b.Make(sq)
+		e.ply = 1
+		v := e.rootChild(thr, sp.height)
+		e.ply = 0
+		if e.stopped {
+			break
+		}
+		sp.Mu.Lock()
+		m := &sp.rm[j]
+		m.score, m.exact = v, v > thr
+		if m.exact {
+			m.pv = append(append(m.pv[:0], m.sq), e.pv[1][1:e.pvLen[1]]...)
+		} else {
+			m.pv = append(m.pv[:0], m.sq)
+		}
+		sp.done[j] = true
+		sp.Mu.Unlock()
+	}
+	if e != sp.owner {
+		d := e.nodes - n0
+		e.nodes -= d
+		e.nextPoll -= d
+		sp.Mu.Lock()
+		sp.nodes += d
+		sp.Mu.Unlock()
+	}
+}
+
+// searchRootParallel searches rm[1:] with the idle threads; it returns false when none was
+// idle (nothing was searched).
+func (e *Engine) searchRootParallel(rm []rootMove, done []bool, height, n int) bool {
+	tm := e.team
+	if len(tm.members) == 1 || !tm.pool.HasIdle() {
+		return false
+	}
+	sp := &e.root
+	sp.owner, sp.b, sp.rm, sp.done, sp.height, sp.n = e, e.b, rm, done, height, n
+	sp.next, sp.nodes = 1, 0
+	sp.settings = e.settings()
+	if sp.Task() == nil {
+		sp.Init(sp)
+	}
+	if !tm.pool.Split(e.th, &sp.Split) {
+		return false
+	}
+	saved := e.b
+	sp.work(e)
+	tm.pool.Wait(e.th, &sp.Split)
+	e.b, e.ply = saved, 0
+	e.nodes += sp.nodes
+	e.stopped = tm.halt.Load()
+	return true
+}

@@ -45,6 +45,9 @@ type Split struct {
 // Init makes task the split's work. Call it once, when the split point is allocated.
 func (s *Split) Init(task Task) { s.task = task }
 
+// Task returns the split's work (nil before Init).
+func (s *Split) Task() Task { return s.task }
+
 // Abort ends the split: the threads on it and on every split beneath it stop their searches.
 func (s *Split) Abort() { s.aborted.Store(true) }
 
