@@ -87,3 +87,26 @@ func TestParallelStop(t *testing.T) {
 		t.Fatalf("after the stop: %+v, want %d", res, want)
 	}
 }
+
+// The parallel search allocates nothing per node either: split points are preallocated, and
+// the pool's goroutines are started once per solve.
+func TestParallelAllocatesNothingPerNode(t *testing.T) {
+	b := ffoProblems(t, "1-19")[0].Board
+	opt := DefaultSolverOptions(4)
+	opt.Threads, opt.SplitEmpties, opt.TableEmpties = 2, 7, 7
+	s := NewSolverWith(opt)
+	s.team.pool.Start()
+	defer s.team.pool.Stop()
+	empties := b.NumEmpties()
+	s.ResetParallelStats()
+	allocs := testing.AllocsPerRun(3, func() {
+		s.ClearTable()
+		s.search(b.P, b.O, -65, 65, empties, s.rootParity(b.P, b.O))
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per solve", allocs)
+	}
+	if s.ParallelStats().Splits == 0 {
+		t.Fatal("no split point was opened")
+	}
+}

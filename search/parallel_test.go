@@ -96,3 +96,26 @@ func TestParallelFullEngine(t *testing.T) {
 		}
 	}
 }
+
+// The parallel midgame search allocates nothing per node: split points are preallocated.
+func TestParallelMidgameAllocatesNothingPerNode(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, Threads: 2, SplitHeight: 3})
+	b := randomPositions(44, 1, 40)[0]
+	e.team.pool.Start()
+	defer e.team.pool.Stop()
+	e.begin(context.Background(), b, Limits{Selectivity: 3}, timePlan{})
+	allocs := testing.AllocsPerRun(3, func() {
+		e.nextGeneration()
+		e.alphaBeta(-scoreInf, scoreInf, 7)
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per search", allocs)
+	}
+	if e.ParallelStats().Splits == 0 {
+		t.Fatal("no split point was opened")
+	}
+}
