@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/cputime"
 	"github.com/othellogo/othello/search"
 )
 
@@ -158,11 +159,11 @@ func cmdBench(env *cmdEnv, args []string) error {
 		var lost float64
 		worse := 0
 		for i, b := range boards {
-			cpuStart := cpuTime()
+			cpuStart := cputime.Process()
 			start := time.Now()
 			r := e.Search(context.Background(), b, search.Limits{Depth: *depth, Selectivity: v.sel}, nil)
 			el := time.Since(start)
-			cpu += cpuTime() - cpuStart
+			cpu += cputime.Process() - cpuStart
 			nodes += r.Nodes
 			total += el
 			if refs != nil {
