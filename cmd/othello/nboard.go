@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
-	"github.com/othellogo/othello/book"
 	"github.com/othellogo/othello/protocol"
 	"github.com/othellogo/othello/search"
 )
@@ -67,9 +64,7 @@ func (f *engineFlags) addLearnFlags(fs *flag.FlagSet) {
 	f.learnMoves = fs.Int("book-learn-moves", 60, "learn: how many moves of a game go into the book")
 }
 
-// openBook opens the opening book the flags name. A book that cannot be read is reported
-// (stderr, and the front end's note) and the engine plays without one; a book file that does
-// not exist yet starts empty, for "learn" to create it.
+// openBook checks the book flags and opens the book they name (protocol.OpenBook).
 func (f *engineFlags) openBook(env *cmdEnv) (protocol.BookOptions, error) {
 	opt := protocol.BookOptions{Margin: *f.bookMargin, Random: *f.bookRandom, Seed: *f.bookSeed}
 	if *f.bookMargin < 0 || math.IsNaN(*f.bookMargin) || math.IsInf(*f.bookMargin, 0) {
@@ -82,30 +77,10 @@ func (f *engineFlags) openBook(env *cmdEnv) (protocol.BookOptions, error) {
 		opt.LearnDepth, opt.LearnMoves = *f.learnDepth, *f.learnMoves
 	}
 	path := *f.book
-	if *f.noBook || path == "none" || path == "-" {
-		env.log.Debug().Msg("no opening book")
-		return opt, nil
+	if *f.noBook {
+		path = "none"
 	}
-	bk, err := book.Open(path)
-	file := path != "" && path != "default"
-	switch {
-	case err != nil && file && errors.Is(err, os.ErrNotExist):
-		bk = book.New()
-		env.log.Info().Str("book", path).Msg("the book file does not exist yet: starting an empty book (learn creates it)")
-	case err != nil:
-		env.log.Error().Err(err).Msg("cannot read the opening book; playing without a book")
-		opt.Note = fmt.Sprintf("opening book not used: %v", err)
-		return opt, nil
-	}
-	if bk == nil {
-		return opt, nil
-	}
-	opt.Book = bk
-	if file {
-		opt.File = path
-	}
-	env.log.Debug().Str("book", path).Int("positions", bk.Len()).Msg("opening book")
-	return opt, nil
+	return protocol.OpenBook(path, opt, env.log), nil
 }
 
 // engine builds the search engine and the front end's options.
