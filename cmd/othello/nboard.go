@@ -11,14 +11,6 @@ import (
 	"github.com/othellogo/othello/search"
 )
 
-// defaultPlaySelectivity is the Multi-ProbCut level of the front ends: level 4 beat no MPC by
-// about +220 Elo at 0.2 s per move (README, midgame matches), as Edax and Egaroucid also play
-// selectively by default. Level 5 (cut at 1.1 sigma, Edax's 73%; NTest's 1.0 sigma cuts about
-// as hard) beat level 4 against NTest at 25 ms and at 60 ms a move (33.6% vs 29.5%, 35.5% vs
-// 31.5%) and in self-play at 25 ms (56.2%), level at 100 ms (52.2%, 48.5%). Analysis that
-// wants exact depths passes -sel 0.
-const defaultPlaySelectivity = 5
-
 // engineFlags are the options every protocol front end shares: how the engine is built and
 // how deep it searches by default.
 type engineFlags struct {
@@ -42,7 +34,7 @@ func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
 	f := &engineFlags{
 		depth: fs.Int("depth", protocol.DefaultDepth, "default midgame search depth (1-60)"),
 		ttMiB: fs.Int("tt", 64, "bounds tables size in MiB"),
-		sel:   fs.Int("sel", defaultPlaySelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
+		sel:   fs.Int("sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
 		eval:  fs.String("eval", "default", evalFlagHelp),
 		name:  fs.String("name", EngineName, "engine name given to the GUI (one word)"),
 
