@@ -128,6 +128,30 @@ func PlayTranscript(b Board, text string) ([]Square, Board, error) {
 	}
 }
 
+// ParsePosition is the position a command line gives with an optional .obf text (64 squares
+// and the side to move, at most a ";" after it; "" for the start position) and a transcript
+// played from it (ParseTranscript's form).
+func ParsePosition(obf, moves string) (Board, error) {
+	b := Start()
+	if obf != "" {
+		var rest string
+		var err error
+		if b, rest, err = ParseOBF(obf); err != nil {
+			return b, err
+		}
+		if r := strings.TrimRight(strings.TrimLeft(rest, " \t"), " \t\r\n"); r != "" && r != ";" {
+			return b, fmt.Errorf("position: unexpected %q after the side to move", r)
+		}
+	}
+	if moves != "" {
+		var err error
+		if _, b, err = PlayTranscript(b, moves); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
 // Transcript writes moves as a compact lower-case transcript; passes are left out, as is
 // usual (they are implied by the position).
 func Transcript(moves []Square) string {

@@ -86,6 +86,44 @@ func TestTranscript(t *testing.T) {
 }
 
 // A game with a real pass: white cannot answer and black plays twice in a row.
+func TestParsePosition(t *testing.T) {
+	const ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+	at := func(obf, moves string) Board {
+		b, _, err := ParseOBF(obf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, b, err = PlayTranscript(b, moves); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, c := range []struct {
+		obf, moves string
+		want       Board
+	}{
+		{"", "", Start()},
+		{"", "f5d6", at("---------------------------OX------XO--------------------------- X", "f5d6")},
+		{ffo1, "", at(ffo1, "")},
+		{" " + ffo1 + " ;\r\n", "g8", at(ffo1, "g8")},
+	} {
+		if b, err := ParsePosition(c.obf, c.moves); err != nil || b != c.want {
+			t.Errorf("ParsePosition(%q, %q): %v\n%s", c.obf, c.moves, err, b.Diagram())
+		}
+	}
+	for _, c := range []struct{ obf, moves, err string }{
+		{"garbage", "", "want 64 board characters"},
+		{ffo1 + " junk", "", `position: unexpected "junk" after the side to move`},
+		{ffo1 + "\n;", "", `position: unexpected "\n;" after the side to move`},
+		{"", "f5f5", "transcript: move 2"},
+		{ffo1, "a1", "not legal"},
+	} {
+		if _, err := ParsePosition(c.obf, c.moves); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("ParsePosition(%q, %q): error %v, want %q", c.obf, c.moves, err, c.err)
+		}
+	}
+}
+
 func TestTranscriptPass(t *testing.T) {
 	b, _, err := ParseOBF("XXXXXXX--O------------------------------------------------------ O")
 	if err != nil {

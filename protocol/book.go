@@ -2,10 +2,14 @@ package protocol
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
+
+	"github.com/rs/zerolog"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
@@ -47,6 +51,33 @@ type BookOptions struct {
 	// Note, when not empty, is said once at the start of a session (NBoard: a status line;
 	// console: a line after the greeting), e.g. that the book file could not be read.
 	Note string
+}
+
+// OpenBook returns opt with the opening book path names (book.Open: "default" or "" the
+// embedded book, "none" or "-" none, else a book file, which NBoard's "learn" then writes).
+// A book that cannot be read is logged and named in opt.Note, and the front end plays without
+// one; a book file that does not exist yet starts empty, for "learn" to create it.
+func OpenBook(path string, opt BookOptions, log zerolog.Logger) BookOptions {
+	bk, err := book.Open(path)
+	file := path != "" && path != "default"
+	switch {
+	case err != nil && file && errors.Is(err, os.ErrNotExist):
+		bk = book.New()
+		log.Info().Str("book", path).Msg("the book file does not exist yet: starting an empty book (learn creates it)")
+	case err != nil:
+		log.Error().Err(err).Msg("cannot read the opening book; playing without a book")
+		opt.Note = fmt.Sprintf("opening book not used: %v", err)
+		return opt
+	case bk == nil:
+		log.Debug().Msg("no opening book")
+		return opt
+	}
+	opt.Book = bk
+	if file {
+		opt.File = path
+	}
+	log.Debug().Str("book", path).Int("positions", bk.Len()).Msg("opening book")
+	return opt
 }
 
 // DefaultLearnDepth is the search depth of the moves leaving the book when a game is learned.

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rs/zerolog"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
@@ -240,5 +243,50 @@ func TestNBoardQuitStopsLearning(t *testing.T) {
 	bk, err := book.Load(path)
 	if err != nil || bk.Len() != 9 {
 		t.Fatalf("saved book: %v, %d positions", err, bk.Len())
+	}
+}
+
+// OpenBook: the embedded book, none, a book file, one that does not exist yet (an empty book
+// that learn creates) and one that cannot be read (no book, a note, an error in the log).
+func TestOpenBook(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "saved.book")
+	bk := book.New()
+	if err := bk.Save(saved); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.book")
+	if err := os.WriteFile(corrupt, []byte("GOTHBOOK but not really a book"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "new.book")
+	for _, c := range []struct {
+		path, file, note, log string
+		book, empty           bool
+	}{
+		{path: "default", book: true},
+		{path: "", book: true},
+		{path: "none"},
+		{path: "-"},
+		{path: saved, file: saved, book: true, empty: true},
+		{path: missing, file: missing, book: true, empty: true, log: "does not exist yet"},
+		{path: corrupt, note: "opening book not used: book " + corrupt + ": corrupt book", log: "corrupt book"},
+	} {
+		var log bytes.Buffer
+		opt := OpenBook(c.path, BookOptions{Margin: 2, Seed: 7}, zerolog.New(&log).Level(zerolog.InfoLevel))
+		if (opt.Book != nil) != c.book || opt.File != c.file || !strings.HasPrefix(opt.Note, c.note) || (c.note == "") != (opt.Note == "") ||
+			opt.Margin != 2 || opt.Seed != 7 || !strings.Contains(log.String(), c.log) || (c.log == "") != (log.Len() == 0) {
+			t.Errorf("OpenBook(%q): %+v, log %q", c.path, opt, log.String())
+			continue
+		}
+		if c.book && (opt.Book.(*book.Book).Len() == 0) != c.empty {
+			t.Errorf("OpenBook(%q): %d positions", c.path, opt.Book.(*book.Book).Len())
+		}
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("OpenBook created %s: %v", missing, err)
+	}
+	if data, _ := os.ReadFile(corrupt); string(data) != "GOTHBOOK but not really a book" {
+		t.Error("OpenBook changed the corrupt book file")
 	}
 }

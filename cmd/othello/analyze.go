@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -38,7 +37,7 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want at most one TRANSCRIPT argument (or --moves)")}
 	}
-	b, err := positionFromFlags(*position, text)
+	b, err := board.ParsePosition(*position, text)
 	if err != nil {
 		return exitError{2, err}
 	}
@@ -63,7 +62,7 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	if *progress {
 		info = func(ms []search.MoveScore) {
 			m := ms[0]
-			fmt.Fprintf(env.stdout, "%-10s %-4s %+7.2f  %11d nodes  %7.2f s  %s\n", depthLabel(m.Info), m.Move, m.Score, m.Nodes, m.Elapsed.Seconds(), pvString(m.PV))
+			fmt.Fprintf(env.stdout, "%-10s %-4s %+7.2f  %11d nodes  %7.2f s  %s\n", depthLabel(m.Info), m.Move, m.Score, m.Nodes, m.Elapsed.Seconds(), pvText(m.PV))
 		}
 	}
 	start := time.Now()
@@ -92,32 +91,14 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 				score = "  draw"
 			}
 		}
-		fmt.Fprintf(env.stdout, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvString(m.PV))
+		fmt.Fprintf(env.stdout, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvText(m.PV))
 	}
 	return nil
 }
 
-// positionFromFlags builds the position from an optional obf text and a transcript.
+// positionFromFlags is board.ParsePosition, under the name train.go knows it by.
 func positionFromFlags(position, moves string) (board.Board, error) {
-	b := board.Start()
-	if position != "" {
-		var rest string
-		var err error
-		b, rest, err = board.ParseOBF(position)
-		if err != nil {
-			return b, err
-		}
-		if r := trimSpace(rest); r != "" && r != ";" {
-			return b, fmt.Errorf("position: unexpected %q after the side to move", r)
-		}
-	}
-	if moves != "" {
-		var err error
-		if _, b, err = board.PlayTranscript(b, moves); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
+	return board.ParsePosition(position, moves)
 }
 
 func depthLabel(in search.Info) string {
@@ -132,15 +113,4 @@ func depthLabel(in search.Info) string {
 		return fmt.Sprintf("depth %d@%d%%", in.Depth, in.Selectivity)
 	}
 	return fmt.Sprintf("depth %d", in.Depth)
-}
-
-func pvString(pv []board.Square) string {
-	var sb strings.Builder
-	for i, sq := range pv {
-		if i > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(sq.String())
-	}
-	return sb.String()
 }

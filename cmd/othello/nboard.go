@@ -2,25 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
-	"github.com/othellogo/othello/book"
 	"github.com/othellogo/othello/protocol"
 	"github.com/othellogo/othello/search"
 )
-
-// defaultPlaySelectivity is the Multi-ProbCut level of the front ends: level 4 beat no MPC by
-// about +220 Elo at 0.2 s per move (README, midgame matches), as Edax and Egaroucid also play
-// selectively by default. Level 5 (cut at 1.1 sigma, Edax's 73%; NTest's 1.0 sigma cuts about
-// as hard) beat level 4 against NTest at 25 ms and at 60 ms a move (33.6% vs 29.5%, 35.5% vs
-// 31.5%) and in self-play at 25 ms (56.2%), level at 100 ms (52.2%, 48.5%). Analysis that
-// wants exact depths passes -sel 0.
-const defaultPlaySelectivity = 5
 
 // engineFlags are the options every protocol front end shares: how the engine is built and
 // how deep it searches by default.
@@ -45,7 +34,7 @@ func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
 	f := &engineFlags{
 		depth: fs.Int("depth", protocol.DefaultDepth, "default midgame search depth (1-60)"),
 		ttMiB: fs.Int("tt", 64, "bounds tables size in MiB"),
-		sel:   fs.Int("sel", defaultPlaySelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
+		sel:   fs.Int("sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
 		eval:  fs.String("eval", "default", evalFlagHelp),
 		name:  fs.String("name", EngineName, "engine name given to the GUI (one word)"),
 
@@ -67,9 +56,7 @@ func (f *engineFlags) addLearnFlags(fs *flag.FlagSet) {
 	f.learnMoves = fs.Int("book-learn-moves", 60, "learn: how many moves of a game go into the book")
 }
 
-// openBook opens the opening book the flags name. A book that cannot be read is reported
-// (stderr, and the front end's note) and the engine plays without one; a book file that does
-// not exist yet starts empty, for "learn" to create it.
+// openBook checks the book flags and opens the book they name (protocol.OpenBook).
 func (f *engineFlags) openBook(env *cmdEnv) (protocol.BookOptions, error) {
 	opt := protocol.BookOptions{Margin: *f.bookMargin, Random: *f.bookRandom, Seed: *f.bookSeed}
 	if *f.bookMargin < 0 || math.IsNaN(*f.bookMargin) || math.IsInf(*f.bookMargin, 0) {
@@ -82,30 +69,10 @@ func (f *engineFlags) openBook(env *cmdEnv) (protocol.BookOptions, error) {
 		opt.LearnDepth, opt.LearnMoves = *f.learnDepth, *f.learnMoves
 	}
 	path := *f.book
-	if *f.noBook || path == "none" || path == "-" {
-		env.log.Debug().Msg("no opening book")
-		return opt, nil
+	if *f.noBook {
+		path = "none"
 	}
-	bk, err := book.Open(path)
-	file := path != "" && path != "default"
-	switch {
-	case err != nil && file && errors.Is(err, os.ErrNotExist):
-		bk = book.New()
-		env.log.Info().Str("book", path).Msg("the book file does not exist yet: starting an empty book (learn creates it)")
-	case err != nil:
-		env.log.Error().Err(err).Msg("cannot read the opening book; playing without a book")
-		opt.Note = fmt.Sprintf("opening book not used: %v", err)
-		return opt, nil
-	}
-	if bk == nil {
-		return opt, nil
-	}
-	opt.Book = bk
-	if file {
-		opt.File = path
-	}
-	env.log.Debug().Str("book", path).Int("positions", bk.Len()).Msg("opening book")
-	return opt, nil
+	return protocol.OpenBook(path, opt, env.log), nil
 }
 
 // engine builds the search engine and the front end's options.

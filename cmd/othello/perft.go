@@ -26,23 +26,9 @@ func cmdPerft(env *cmdEnv, args []string) error {
 	if _, err := fmt.Sscan(fs.Arg(0), &depth); err != nil || depth < 0 || depth > 60 {
 		return exitError{2, fmt.Errorf("depth %q: want a number from 0 to 60", fs.Arg(0))}
 	}
-	b := board.Start()
-	if *position != "" {
-		var rest string
-		var err error
-		b, rest, err = board.ParseOBF(*position)
-		if err != nil {
-			return exitError{2, err}
-		}
-		if r := trimSpace(rest); r != "" && r != ";" {
-			return exitError{2, fmt.Errorf("position: unexpected %q after the side to move", r)}
-		}
-	}
-	if *moves != "" {
-		var err error
-		if _, b, err = board.PlayTranscript(b, *moves); err != nil {
-			return exitError{2, err}
-		}
+	b, err := board.ParsePosition(*position, *moves)
+	if err != nil {
+		return exitError{2, err}
 	}
 	fmt.Fprint(env.stdout, b.Diagram())
 	var total time.Duration
@@ -55,15 +41,4 @@ func cmdPerft(env *cmdEnv, args []string) error {
 	}
 	env.log.Debug().Dur("total", total).Msg("perft done")
 	return nil
-}
-
-func trimSpace(s string) string {
-	i, j := 0, len(s)
-	for i < j && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\r' || s[j-1] == '\n') {
-		j--
-	}
-	return s[i:j]
 }

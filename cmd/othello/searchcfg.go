@@ -1,15 +1,14 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/search"
 )
 
 const evalFlagHelp = "evaluation: default (the built-in trained weights), mobility (the plain mobility/corner baseline), or a weights file"
 
-// evaluator is an evaluation chosen on the command line.
+// evaluator is an evaluation chosen on the command line (eval.ByName) with the name the
+// commands print: "pattern" or "mobility".
 type evaluator struct {
 	name string
 	ev   *eval.Evaluator // nil for mobility
@@ -17,19 +16,12 @@ type evaluator struct {
 
 // loadEvaluator loads the named evaluation: "default", "mobility", or a weights file path.
 func loadEvaluator(name string) (evaluator, error) {
-	switch name {
-	case "mobility":
+	ev, err := eval.ByName(name)
+	switch {
+	case err != nil:
+		return evaluator{}, err
+	case ev == nil:
 		return evaluator{name: "mobility"}, nil
-	case "default", "":
-		ev, err := eval.Default()
-		if err != nil {
-			return evaluator{}, fmt.Errorf("eval: the built-in weights: %v", err)
-		}
-		return evaluator{name: "pattern", ev: ev}, nil
-	}
-	ev, err := eval.Load(name)
-	if err != nil {
-		return evaluator{}, fmt.Errorf("eval %q: want default, mobility or a weights file: %v", name, err)
 	}
 	return evaluator{name: "pattern", ev: ev}, nil
 }

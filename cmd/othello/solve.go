@@ -4,24 +4,13 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/search"
 )
-
-// solveOutcome is one solved problem, ready to print.
-type solveOutcome struct {
-	index   int
-	res     endgame.SolveResult
-	elapsed time.Duration
-	cpu     time.Duration            // CPU time of the whole process meanwhile (see cpuTime)
-	moves   []endgame.MoveScoreKnown // with --all-moves: every move's exact score, best first
-}
 
 func cmdSolve(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "solve")
@@ -75,7 +64,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		return err
 	}
 	if *first <= 0 {
-		*first = firstNumber(path)
+		*first = endgame.FirstNumber(path)
 	}
 	selected, err := selectProblems(*only, *first, len(problems))
 	if err != nil {
@@ -116,10 +105,6 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}
 	defer stopProfile()
 
-	alpha, beta := -64, 64
-	if *wld {
-		alpha, beta = -1, 1
-	}
 	mode := "exact"
 	if *wld {
 		mode = "win/loss/draw"
@@ -129,95 +114,42 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *jobs, *hashMiB, ev.name)
 	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "cpu s", "PV")
-
-	// Workers take positions in order; results are printed in order as they complete.
-	queue := make(chan int)
-	results := make([]chan solveOutcome, len(selected))
-	for i := range results {
-		results[i] = make(chan solveOutcome, 1)
+	run := endgame.ProblemOptions{Solver: opt, Selectivity: *sel, WLD: *wld, Jobs: *jobs, AllMoves: movesOut != nil, ProgressInterval: *progress}
+	run.Progress = func(i int, nodes uint64, el time.Duration) {
+		fmt.Fprintf(env.stderr, "  ... #%d (%d empties): %d nodes, %.0f s, %.1f Mn/s\n", *first+i, problems[i].Board.NumEmpties(), nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < *jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := endgame.NewSolverWith(opt)
-			s.SetSelectivity(*sel)
-			for i := range queue {
-				pr := &problems[selected[i]]
-				done := make(chan struct{})
-				if *progress > 0 {
-					go reportProgress(env, s, *first+selected[i], pr.Board.NumEmpties(), *progress, done)
-				}
-				start, cpu := time.Now(), cpuTime()
-				res := s.Solve(pr.Board.P, pr.Board.O, alpha, beta)
-				var moves []endgame.MoveScoreKnown
-				if movesOut != nil {
-					var nodes uint64
-					moves, nodes = solveAllMoves(s, pr.Board)
-					res.Nodes += nodes
-				}
-				el, cpuEl := time.Since(start), cpuTime()-cpu
-				close(done)
-				results[i] <- solveOutcome{index: selected[i], res: res, elapsed: el, cpu: cpuEl, moves: moves}
-			}
-		}()
-	}
-	go func() {
-		for i := range selected {
-			queue <- i
+	tot, err := endgame.RunProblems(problems, selected, run, func(r endgame.ProblemResult) error {
+		pr := &problems[r.Index]
+		knownText, verdict := "-", ""
+		if known, ok := pr.Best(); ok {
+			knownText = scoreText(known, *wld)
 		}
-		close(queue)
-	}()
-
-	var totalNodes uint64
-	var totalTime, totalCPU time.Duration
-	wrong := 0
-	for i := range selected {
-		out := <-results[i]
-		pr := &problems[out.index]
-		res := out.res
-		totalNodes += res.Nodes
-		totalTime += out.elapsed
-		totalCPU += out.cpu
-		known, hasKnown := pr.Best()
-		knownText := "-"
-		verdict := ""
-		if hasKnown {
-			knownText = fmt.Sprintf("%+d", known)
-			if *wld {
-				knownText = wldText(known)
-			}
-			if !scoreAgrees(res.Score, known, *wld) {
-				wrong++
-				verdict = "  WRONG"
-			}
+		if r.Wrong {
+			verdict = "  WRONG"
+		}
+		if r.BadMove != "" {
+			verdict += " " + r.BadMove
 		}
 		if movesOut != nil {
-			if bad := movesDisagree(out.moves, pr.Scores); bad != "" && verdict == "" {
-				wrong++
-				verdict = "  WRONG " + bad
-			}
-			if _, err := fmt.Fprintln(movesOut, obfWithMoves(pr.Board, out.moves)); err != nil {
+			if _, err := fmt.Fprintln(movesOut, endgame.FormatOBF(pr.Board, r.Moves)); err != nil {
 				return exitError{2, err}
 			}
 		}
-		scoreText := fmt.Sprintf("%+d", res.Score)
-		if *wld {
-			scoreText = wldText(res.Score)
-		}
-		sec := out.elapsed.Seconds()
-		fmt.Fprintf(env.stdout, "%4d %3d %4v %6s %6s %14d %9.3f %8.1f %8.3f  %s%s\n", *first+out.index, pr.Board.NumEmpties(), res.Move, scoreText, knownText, res.Nodes, sec, float64(res.Nodes)/sec/1e6, out.cpu.Seconds(), pvText(res.PV), verdict)
+		sec := r.Elapsed.Seconds()
+		fmt.Fprintf(env.stdout, "%4d %3d %4v %6s %6s %14d %9.3f %8.1f %8.3f  %s%s\n", *first+r.Index, pr.Board.NumEmpties(), r.Move, scoreText(r.Score, *wld), knownText, r.Nodes, sec, float64(r.Nodes)/sec/1e6, r.CPU.Seconds(), pvText(r.PV), verdict)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	wg.Wait()
 	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
-		len(selected), totalNodes, totalTime.Seconds(), float64(totalNodes)/totalTime.Seconds()/1e6, totalCPU.Seconds(), wrong)
-	if wrong > 0 && *sel > 0 {
-		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", wrong)
+		tot.Positions, tot.Nodes, tot.Time.Seconds(), float64(tot.Nodes)/tot.Time.Seconds()/1e6, tot.CPU.Seconds(), tot.Wrong)
+	if tot.Wrong > 0 && *sel > 0 {
+		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", tot.Wrong)
 		return nil
 	}
-	if wrong > 0 {
-		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
+	if tot.Wrong > 0 {
+		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", tot.Wrong)}
 	}
 	return nil
 }
@@ -232,98 +164,14 @@ func readProblems(path string) ([]endgame.Problem, error) {
 	return ps, nil
 }
 
-// solveAllMoves solves every legal move of b exactly (a forced pass as one move, board.NoSquare)
-// and returns the scores from b's side, best first, with the nodes spent.
-func solveAllMoves(s *endgame.Solver, b board.Board) ([]endgame.MoveScoreKnown, uint64) {
-	if b.GameOver() {
-		return nil, 0
-	}
-	moves := b.LegalMoves()
-	if moves == 0 {
-		r := s.Solve(b.P, b.O, -64, 64)
-		return []endgame.MoveScoreKnown{{Move: board.NoSquare, Score: r.Score}}, r.Nodes
-	}
-	var out []endgame.MoveScoreKnown
-	var nodes uint64
-	for m := moves; m != 0; m &= m - 1 {
-		sq := board.FirstSquare(m)
-		child := b
-		child.Make(sq)
-		r := s.Solve(child.P, child.O, -64, 64)
-		nodes += r.Nodes
-		out = append(out, endgame.MoveScoreKnown{Move: sq, Score: -r.Score})
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	return out, nodes
-}
-
-// movesDisagree names the first move whose score in known differs from the solved ones
-// ("" when they all agree).
-func movesDisagree(solved, known []endgame.MoveScoreKnown) string {
-	for _, k := range known {
-		for _, m := range solved {
-			if m.Move == k.Move && m.Score != k.Score {
-				return fmt.Sprintf("%v %+d (file %+d)", m.Move, m.Score, k.Score)
-			}
-		}
-	}
-	return ""
-}
-
-// obfWithMoves is b in .obf form followed by its move scores: "...; G8:+18; H1:+12;".
-func obfWithMoves(b board.Board, moves []endgame.MoveScoreKnown) string {
-	var sb strings.Builder
-	sb.WriteString(b.OBF())
-	sb.WriteString(";")
-	for _, m := range moves {
-		name := "PA"
-		if m.Move != board.NoSquare {
-			name = strings.ToUpper(m.Move.String())
-		}
-		fmt.Fprintf(&sb, " %s:%+d;", name, m.Score)
-	}
-	return sb.String()
-}
-
-// reportProgress writes a progress line on stderr every interval until done is closed.
-func reportProgress(env *cmdEnv, s *endgame.Solver, number, empties int, interval time.Duration, done chan struct{}) {
-	start := time.Now()
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-			el := time.Since(start).Seconds()
-			n := s.Progress()
-			fmt.Fprintf(env.stderr, "  ... #%d (%d empties): %d nodes, %.0f s, %.1f Mn/s\n", number, empties, n, el, float64(n)/el/1e6)
-		}
-	}
-}
-
-func scoreAgrees(score, known int, wld bool) bool {
-	if wld {
-		return sign(score) == sign(known)
-	}
-	return score == known
-}
-
-func sign(x int) int {
+// scoreText is a score in discs ("+6"), or with wld its result ("win").
+func scoreText(x int, wld bool) string {
 	switch {
+	case !wld:
+		return fmt.Sprintf("%+d", x)
 	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
-func wldText(x int) string {
-	switch sign(x) {
-	case 1:
 		return "win"
-	case -1:
+	case x < 0:
 		return "loss"
 	}
 	return "draw"
@@ -373,23 +221,4 @@ func selectProblems(only string, first, n int) ([]int, error) {
 		}
 	}
 	return sel, nil
-}
-
-// firstNumber reads the first position's number from a file name such as fforum-40-59.obf
-// (the FFO files' convention); 1 when the name has no such range.
-func firstNumber(path string) int {
-	name := path[strings.LastIndexByte(path, '/')+1:]
-	name = strings.TrimSuffix(name, ".obf")
-	parts := strings.Split(name, "-")
-	if len(parts) < 3 {
-		return 1
-	}
-	var lo, hi int
-	if _, err := fmt.Sscan(parts[len(parts)-2], &lo); err != nil || lo < 1 {
-		return 1
-	}
-	if _, err := fmt.Sscan(parts[len(parts)-1], &hi); err != nil || hi < lo {
-		return 1
-	}
-	return lo
 }

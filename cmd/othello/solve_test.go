@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/othellogo/othello/endgame"
 )
 
 func runSolve(t *testing.T, text string, args ...string) (int, string, string) {
@@ -61,33 +59,17 @@ func TestSolveCommandProfile(t *testing.T) {
 	}
 }
 
+// --all-moves writes every move's score (endgame.RunProblems checks them) and prints a
+// disagreeing move.
 func TestSolveCommandAllMoves(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "all.obf")
 	code, text, errs := runSolve(t, ffo1, "--hash", "8", "--all-moves", out)
 	if code != 0 || !strings.Contains(text, "0 wrong") {
 		t.Fatalf("--all-moves: exit %d\n%s\n%s", code, text, errs)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every move solved again must give the FFO file's scores, best first.
-	written, err := endgame.ParseProblems(strings.NewReader(string(data)))
-	if err != nil || len(written) != 1 || len(written[0].Scores) != 8 {
-		t.Fatalf("written file %q: %v", data, err)
-	}
-	want, _ := endgame.ParseProblems(strings.NewReader(ffo1))
-	for i, m := range written[0].Scores {
-		if i > 0 && m.Score > written[0].Scores[i-1].Score {
-			t.Fatalf("not best first: %q", data)
-		}
-		found := false
-		for _, k := range want[0].Scores {
-			found = found || (k.Move == m.Move && k.Score == m.Score)
-		}
-		if !found {
-			t.Fatalf("move %v %+d is not in the FFO file", m.Move, m.Score)
-		}
+	const want = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; A2:+6; H7:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n"
+	if data, err := os.ReadFile(out); err != nil || string(data) != want {
+		t.Fatalf("written file %q, want %q: %v", data, want, err)
 	}
 	wrong := strings.Replace(ffo1, "H1:+12", "H1:+14", 1)
 	if code, text, _ = runSolve(t, wrong, "--hash", "8", "--all-moves", out); code != 3 || !strings.Contains(text, "WRONG h1 +12 (file +14)") {
@@ -95,6 +77,9 @@ func TestSolveCommandAllMoves(t *testing.T) {
 	}
 	if code, _, _ = runSolve(t, ffo1, "--wld", "--all-moves", out); code != 2 {
 		t.Fatalf("--all-moves with --wld: exit %d, want 2", code)
+	}
+	if code, _, _ = runSolve(t, ffo1, "--all-moves", filepath.Join(t.TempDir(), "no", "such", "dir", "x.obf")); code != 2 {
+		t.Fatalf("--all-moves into a missing directory: exit %d, want 2", code)
 	}
 }
 
@@ -113,19 +98,11 @@ func TestSolveCommandProbable(t *testing.T) {
 
 func TestSolveCommandThreads(t *testing.T) {
 	text := ffo1 + "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0;\n"
-	code, out, errs := runSolve(t, text, "--threads", "2", "--hash", "8")
-	if code != 0 || !strings.Contains(out, "total: 2 positions") {
+	code, out, errs := runSolve(t, text, "--threads", "2", "--jobs", "2", "--hash", "8")
+	if code != 0 || !strings.Contains(out, "2 thread(s) per position, 2 at once") || !strings.Contains(out, "total: 2 positions") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	if i, j := strings.Index(out, "+18"), strings.Index(out, "+10"); i < 0 || j < 0 || i > j {
-		t.Fatalf("results out of order:\n%s", out)
-	}
-}
-
-func TestFirstNumber(t *testing.T) {
-	for in, want := range map[string]int{"a/b/fforum-40-59.obf": 40, "x.obf": 1, "fforum-1-19.obf": 1, "fforum-60-79.obf": 60, "a-b-c.obf": 1} {
-		if got := firstNumber(in); got != want {
-			t.Errorf("firstNumber(%q) = %d, want %d", in, got, want)
-		}
+	if code, _, _ = runSolve(t, ffo1, "--jobs", "0"); code != 2 {
+		t.Fatalf("--jobs 0: exit %d", code)
 	}
 }

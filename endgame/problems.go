@@ -1,0 +1,234 @@
+package endgame
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/cputime"
+)
+
+// ProblemOptions say how RunProblems solves a set of problems.
+type ProblemOptions struct {
+	Solver      SolverOptions // the options of each job's solver (Threads: threads per position)
+	Selectivity int           // endgame Multi-ProbCut level (0: exact)
+	WLD         bool          // prove only win/loss/draw (window -1..1)
+	Jobs        int           // positions solved at once, one solver each (0: one)
+	// AllMoves also solves every legal move of each position exactly (ProblemResult.Moves) and
+	// checks the moves against the problem's known move scores.
+	AllMoves bool
+	// Progress, when not nil, is called every ProgressInterval while a position is being
+	// solved, from a goroutine of its own, with the problem's index, the nodes so far and the
+	// time since its solve began.
+	Progress         func(index int, nodes uint64, elapsed time.Duration)
+	ProgressInterval time.Duration
+}
+
+// ProblemResult is one solved problem.
+type ProblemResult struct {
+	Index int // the problem's index in the slice given to RunProblems
+	SolveResult
+	Elapsed time.Duration
+	// CPU is the CPU time of the whole process meanwhile (zero where it is not measured): with
+	// one position at a time and one thread, steadier than Elapsed on a loaded machine.
+	CPU   time.Duration
+	Moves []MoveScoreKnown // with AllMoves: every legal move's exact score, best first
+	// Wrong says the score disagrees with the problem's best known score (only by sign with
+	// WLD) or, with AllMoves, a move's score with its known one. BadMove then names the first
+	// such move, as "h1 +12 (file +14)", when the position's score itself agrees.
+	Wrong   bool
+	BadMove string
+}
+
+// ProblemTotals sum the results of RunProblems.
+type ProblemTotals struct {
+	Positions int
+	Nodes     uint64
+	Time, CPU time.Duration // sums of the results' Elapsed and CPU
+	Wrong     int           // results with Wrong set
+}
+
+// RunProblems solves the problems whose indexes are selected, Jobs at a time, each job with
+// a solver of its own, and hands every result to report in the order of selected as soon as
+// it and those before it are done. An error from report stops the run (the positions being
+// solved are finished first) and is returned.
+func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report func(ProblemResult) error) (ProblemTotals, error) {
+	alpha, beta := -64, 64
+	if opt.WLD {
+		alpha, beta = -1, 1
+	}
+	queue := make(chan int)
+	stop := make(chan struct{})
+	results := make([]chan ProblemResult, len(selected))
+	for i := range results {
+		results[i] = make(chan ProblemResult, 1)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < max(opt.Jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := NewSolverWith(opt.Solver)
+			s.SetSelectivity(opt.Selectivity)
+			for i := range queue {
+				results[i] <- solveProblem(s, &problems[selected[i]], selected[i], alpha, beta, opt)
+			}
+		}()
+	}
+	go func() {
+		defer close(queue)
+		for i := range selected {
+			select {
+			case queue <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	tot := ProblemTotals{Positions: len(selected)}
+	var err error
+	for i := range selected {
+		r := <-results[i]
+		tot.Nodes += r.Nodes
+		tot.Time += r.Elapsed
+		tot.CPU += r.CPU
+		if r.Wrong {
+			tot.Wrong++
+		}
+		if err = report(r); err != nil {
+			close(stop)
+			break
+		}
+	}
+	wg.Wait()
+	return tot, err
+}
+
+// solveProblem solves one problem with s and checks the result against its known scores.
+func solveProblem(s *Solver, pr *Problem, index, alpha, beta int, opt ProblemOptions) ProblemResult {
+	done, reported := make(chan struct{}), make(chan struct{})
+	if opt.Progress != nil && opt.ProgressInterval > 0 {
+		go reportProgress(s, index, opt, done, reported)
+	} else {
+		close(reported)
+	}
+	start, cpu := time.Now(), cputime.Process()
+	r := ProblemResult{Index: index, SolveResult: s.Solve(pr.Board.P, pr.Board.O, alpha, beta)}
+	if opt.AllMoves {
+		var nodes uint64
+		r.Moves, nodes = s.SolveAllMoves(pr.Board)
+		r.Nodes += nodes
+	}
+	r.Elapsed, r.CPU = time.Since(start), cputime.Process()-cpu
+	close(done)
+	<-reported // no progress report comes after the result
+	if known, ok := pr.Best(); ok && !scoreAgrees(r.Score, known, opt.WLD) {
+		r.Wrong = true
+	}
+	if opt.AllMoves && !r.Wrong {
+		r.BadMove = movesDisagree(r.Moves, pr.Scores)
+		r.Wrong = r.BadMove != ""
+	}
+	return r
+}
+
+// reportProgress calls opt.Progress every opt.ProgressInterval until done is closed, then
+// closes reported.
+func reportProgress(s *Solver, index int, opt ProblemOptions, done, reported chan struct{}) {
+	defer close(reported)
+	start := time.Now()
+	t := time.NewTicker(opt.ProgressInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			opt.Progress(index, s.Progress(), time.Since(start))
+		}
+	}
+}
+
+// SolveAllMoves solves every legal move of b exactly (a forced pass as one move,
+// board.NoSquare) and returns the scores from b's side, best first, with the nodes spent.
+func (s *Solver) SolveAllMoves(b board.Board) ([]MoveScoreKnown, uint64) {
+	if b.GameOver() {
+		return nil, 0
+	}
+	moves := b.LegalMoves()
+	if moves == 0 {
+		r := s.Solve(b.P, b.O, -64, 64)
+		return []MoveScoreKnown{{Move: board.NoSquare, Score: r.Score}}, r.Nodes
+	}
+	var out []MoveScoreKnown
+	var nodes uint64
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		child := b
+		child.Make(sq)
+		r := s.Solve(child.P, child.O, -64, 64)
+		nodes += r.Nodes
+		out = append(out, MoveScoreKnown{Move: sq, Score: -r.Score})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nodes
+}
+
+// scoreAgrees compares a solved score with a known one: exactly, or only by result with wld.
+func scoreAgrees(score, known int, wld bool) bool {
+	if wld {
+		return min(max(score, -1), 1) == min(max(known, -1), 1)
+	}
+	return score == known
+}
+
+// movesDisagree names the first move whose score in known differs from the solved ones
+// ("" when they all agree).
+func movesDisagree(solved, known []MoveScoreKnown) string {
+	for _, k := range known {
+		for _, m := range solved {
+			if m.Move == k.Move && m.Score != k.Score {
+				return fmt.Sprintf("%v %+d (file %+d)", m.Move, m.Score, k.Score)
+			}
+		}
+	}
+	return ""
+}
+
+// FormatOBF is b in .obf form followed by its move scores, "...; G8:+18; H1:+12;" (Edax's
+// form; a pass is PA), which ParseProblems reads back.
+func FormatOBF(b board.Board, moves []MoveScoreKnown) string {
+	var sb strings.Builder
+	sb.WriteString(b.OBF())
+	sb.WriteString(";")
+	for _, m := range moves {
+		name := "PA"
+		if m.Move != board.NoSquare {
+			name = strings.ToUpper(m.Move.String())
+		}
+		fmt.Fprintf(&sb, " %s:%+d;", name, m.Score)
+	}
+	return sb.String()
+}
+
+// FirstNumber reads the number of a problem file's first position from its name, as in
+// fforum-40-59.obf (the FFO files' convention); 1 when the name has no such range.
+func FirstNumber(path string) int {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	name = strings.TrimSuffix(name, ".obf")
+	parts := strings.Split(name, "-")
+	if len(parts) < 3 {
+		return 1
+	}
+	var lo, hi int
+	if _, err := fmt.Sscan(parts[len(parts)-2], &lo); err != nil || lo < 1 {
+		return 1
+	}
+	if _, err := fmt.Sscan(parts[len(parts)-1], &hi); err != nil || hi < lo {
+		return 1
+	}
+	return lo
+}
