@@ -9,6 +9,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/internal/cputime"
+	"github.com/othellogo/othello/internal/ybwc"
 )
 
 // ProblemOptions say how RunProblems solves a set of problems.
@@ -49,6 +50,8 @@ type ProblemTotals struct {
 	Nodes     uint64
 	Time, CPU time.Duration // sums of the results' Elapsed and CPU
 	Wrong     int           // results with Wrong set
+	// Parallel sums the thread pools' counts (zero with one thread per position).
+	Parallel ybwc.Stats
 }
 
 // RunProblems solves the problems whose indexes are selected, Jobs at a time, each job with
@@ -67,6 +70,8 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 		results[i] = make(chan ProblemResult, 1)
 	}
 	var wg sync.WaitGroup
+	var statsMu sync.Mutex
+	var stats ybwc.Stats
 	for w := 0; w < max(opt.Jobs, 1); w++ {
 		wg.Add(1)
 		go func() {
@@ -76,6 +81,13 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 			for i := range queue {
 				results[i] <- solveProblem(s, &problems[selected[i]], selected[i], alpha, beta, opt)
 			}
+			st := s.ParallelStats()
+			statsMu.Lock()
+			stats.Splits += st.Splits
+			stats.Joins += st.Joins
+			stats.Idle += st.Idle
+			stats.Busy += st.Busy
+			statsMu.Unlock()
 		}()
 	}
 	go func() {
@@ -104,6 +116,7 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 		}
 	}
 	wg.Wait()
+	tot.Parallel = stats
 	return tot, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/internal/cputime"
+	"github.com/othellogo/othello/internal/ybwc"
 )
 
 // The bench (othello bench) searches a fixed set of midgame positions to a fixed depth on one
@@ -89,6 +90,8 @@ type BenchResult struct {
 	// the number of positions where the chosen move is worse than the best.
 	Loss  float64
 	Worse int
+	// Parallel is the thread pool's counts over the searches (zero with one thread).
+	Parallel ybwc.Stats
 }
 
 // BenchReference values every move of each position by a full-width search (cfg without
@@ -132,6 +135,7 @@ func RunBench(v BenchVariant, positions []board.Board, depth int, refs [][]MoveS
 	if refs != nil {
 		res.Loss = lost / float64(len(positions))
 	}
+	res.Parallel = e.ParallelStats()
 	return res
 }
 

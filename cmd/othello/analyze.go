@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -20,6 +21,7 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	n := fs.Int("n", 0, "number of best moves with exact values (0: all)")
 	sel := fs.Int("sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d", search.MaxSelectivity))
 	ttMiB := fs.Int("tt", 64, "bounds tables size in MiB")
+	threads := fs.Int("threads", runtime.NumCPU(), "threads that search the position (default: the cores)")
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	progress := fs.Bool("progress", false, "print the best move after each iteration")
 	fs.Usage = func() {
@@ -52,7 +54,10 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	if lim.Depth == 0 && lim.MoveTime == 0 {
 		lim.Depth = 12
 	}
-	cfg := search.Config{TTMiB: *ttMiB}
+	if err := checkThreads(*threads); err != nil {
+		return err
+	}
+	cfg := search.Config{TTMiB: *ttMiB, Threads: *threads}
 	ev.configure(&cfg)
 	e := search.NewEngine(cfg)
 	fmt.Fprint(env.stdout, b.Diagram())

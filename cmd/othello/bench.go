@@ -15,6 +15,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 	boards := search.BenchPositions()
 	depth := fs.Int("depth", 10, "midgame depth of every search")
 	ttMiB := fs.Int("tt", 64, "bounds tables size in MiB")
+	// One thread by default: the node count is then a signature of the search (with more
+	// threads it varies from run to run).
+	threads := fs.Int("threads", 1, "threads that search each position")
 	sel := fs.Int("sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d (0: none)", search.MaxSelectivity))
 	noMPC := fs.Bool("no-mpc", false, "turn Multi-ProbCut off")
 	noPVS := fs.Bool("no-pvs", false, "plain alpha-beta everywhere")
@@ -58,7 +61,10 @@ func cmdBench(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	base := search.Config{TTMiB: *ttMiB, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
+	if err := checkThreads(*threads); err != nil {
+		return err
+	}
+	base := search.Config{TTMiB: *ttMiB, Threads: *threads, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
 	if *moveTime != 0 {
 		if *file == "" || *moveTime < 0 {
@@ -82,7 +88,11 @@ func cmdBench(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, one thread, %s move generation\n", len(boards), *depth, ev.name, *ttMiB, board.MoveGeneration())
+	threadText := "one thread"
+	if *threads > 1 {
+		threadText = fmt.Sprintf("%d threads", *threads)
+	}
+	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(boards), *depth, ev.name, *ttMiB, threadText, board.MoveGeneration())
 	var refs [][]search.MoveScore
 	if *loss {
 		start := time.Now()
@@ -102,6 +112,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 			r.CPU.Seconds(), float64(r.Nodes)/r.CPU.Seconds()/1e6)
 		if refs != nil {
 			line += fmt.Sprintf("  loss %.3f discs/move, %d worse", r.Loss, r.Worse)
+		}
+		if p := r.Parallel; p.Splits > 0 {
+			line += fmt.Sprintf("  splits %d, helpers idle %.0f%%", p.Splits, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
 		}
 		if *table {
 			if vi == 0 {

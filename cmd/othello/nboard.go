@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/othellogo/othello/protocol"
@@ -14,6 +15,7 @@ import (
 // engineFlags are the options every protocol front end shares: how the engine is built and
 // how deep it searches by default.
 type engineFlags struct {
+	threads  *int
 	depth    *int
 	moveTime *time.Duration
 	ttMiB    *int
@@ -32,11 +34,12 @@ type engineFlags struct {
 
 func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
 	f := &engineFlags{
-		depth: fs.Int("depth", protocol.DefaultDepth, "default midgame search depth (1-60)"),
-		ttMiB: fs.Int("tt", 64, "bounds tables size in MiB"),
-		sel:   fs.Int("sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
-		eval:  fs.String("eval", "default", evalFlagHelp),
-		name:  fs.String("name", EngineName, "engine name given to the GUI (one word)"),
+		depth:   fs.Int("depth", protocol.DefaultDepth, "default midgame search depth (1-60)"),
+		ttMiB:   fs.Int("tt", 64, "bounds tables size in MiB"),
+		threads: fs.Int("threads", runtime.NumCPU(), "threads that search each position (default: the cores)"),
+		sel:     fs.Int("sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
+		eval:    fs.String("eval", "default", evalFlagHelp),
+		name:    fs.String("name", EngineName, "engine name given to the GUI (one word)"),
 
 		book:       fs.String("book", "default", "opening book file, or \"default\" (the embedded book) or \"none\"; NBoard's learn writes to a file"),
 		noBook:     fs.Bool("no-book", false, "play without an opening book"),
@@ -80,11 +83,14 @@ func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, er
 	if *f.depth < 1 || *f.depth > protocol.MaxDepth || *f.ttMiB < 1 {
 		return nil, protocol.Options{}, exitError{2, fmt.Errorf("want a depth of 1-%d and a table of at least 1 MiB", protocol.MaxDepth)}
 	}
+	if err := checkThreads(*f.threads); err != nil {
+		return nil, protocol.Options{}, err
+	}
 	ev, err := loadEvaluator(*f.eval)
 	if err != nil {
 		return nil, protocol.Options{}, exitError{2, err}
 	}
-	cfg := search.Config{TTMiB: *f.ttMiB}
+	cfg := search.Config{TTMiB: *f.ttMiB, Threads: *f.threads}
 	ev.configure(&cfg)
 	if *f.sel < 0 || *f.sel > search.MaxSelectivity {
 		return nil, protocol.Options{}, exitError{2, fmt.Errorf("selectivity %d: want 0-%d", *f.sel, search.MaxSelectivity)}
@@ -99,7 +105,7 @@ func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, er
 	if opt.Book, err = f.openBook(env); err != nil {
 		return nil, opt, err
 	}
-	env.log.Debug().Str("eval", ev.name).Int("depth", opt.Depth).Msg("engine ready")
+	env.log.Debug().Str("eval", ev.name).Int("depth", opt.Depth).Int("threads", *f.threads).Msg("engine ready")
 	return search.NewEngine(cfg), opt, nil
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/search"
 )
@@ -29,4 +31,12 @@ func loadEvaluator(name string) (evaluator, error) {
 // configure sets the engine configuration to use the evaluator.
 func (ev evaluator) configure(cfg *search.Config) {
 	cfg.Eval = ev.ev
+}
+
+// checkThreads refuses a thread count outside 1-256 (a usage error).
+func checkThreads(n int) error {
+	if n < 1 || n > 256 {
+		return exitError{2, fmt.Errorf("-threads %d: want 1 to 256", n)}
+	}
+	return nil
 }

@@ -144,6 +144,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
 		tot.Positions, tot.Nodes, tot.Time.Seconds(), float64(tot.Nodes)/tot.Time.Seconds()/1e6, tot.CPU.Seconds(), tot.Wrong)
+	if p := tot.Parallel; p.Splits > 0 {
+		fmt.Fprintf(env.stdout, "parallel: %d split points, %d joins, helper threads idle %.1f%% of their time\n", p.Splits, p.Joins, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
+	}
 	if tot.Wrong > 0 && *sel > 0 {
 		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", tot.Wrong)
 		return nil
