@@ -99,6 +99,13 @@ func ParseEngine(text string) (Spec, error) {
 		case "book":
 			// Loaded once here: Lookup on a book nobody changes is safe from every game.
 			sp.book, err = book.Open(v)
+		case "threads":
+			// Threads per search; 1 unless given, since a match usually plays several games
+			// at once (-concurrency).
+			sp.cfg.Threads, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.Threads < 1 || sp.cfg.Threads > 256) {
+				err = fmt.Errorf("want 1-256")
+			}
 		case "tt":
 			sp.cfg.TTMiB, err = strconv.Atoi(v)
 			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {
