@@ -106,3 +106,30 @@ func TestSolveCommandThreads(t *testing.T) {
 		t.Fatalf("--jobs 0: exit %d", code)
 	}
 }
+
+// Every command that searches takes -threads; a count outside 1-256 is a usage error.
+func TestThreadsFlags(t *testing.T) {
+	obf := "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+	for _, args := range [][]string{
+		{"analyze", "-position", obf, "-depth", "4", "-threads", "0"},
+		{"bench", "-depth", "2", "-positions", "1", "-threads", "300"},
+		{"nboard", "-threads", "0"},
+		{"gtp", "-threads", "-1"},
+		{"solve", "-threads", "0", "x.obf"},
+	} {
+		if code, _, errs := runCmd(t, "", args...); code != 2 || !strings.Contains(errs, "thread") {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
+	}
+	code, out, errs := runCmd(t, "", "analyze", "-position", obf, "-depth", "6", "-threads", "3")
+	if code != 0 || !strings.Contains(out, "g8") {
+		t.Fatalf("analyze with 3 threads: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "", "bench", "-depth", "6", "-positions", "2", "-threads", "2")
+	if code != 0 || !strings.Contains(out, "2 threads") {
+		t.Fatalf("bench with 2 threads: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, out, errs = runCmd(t, "f5\nquit\n", "console", "-threads", "2", "-depth", "4"); code != 0 {
+		t.Fatalf("console with 2 threads: exit %d\n%s\n%s", code, out, errs)
+	}
+}
