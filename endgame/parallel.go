@@ -49,8 +49,7 @@ type endSplit struct {
 	best, bestMove int // (Mu)
 	root           bool
 	moves          [34]endMove
-	next, n        int    // moves[next:n] are still to be handed out (Mu)
-	nodes          uint64 // nodes the helpers searched, handed to the owner (Mu)
+	next, n        int // moves[next:n] are still to be handed out (Mu)
 }
 
 // Join is run by a helper thread: the split's remaining moves with the helper's Solver.
@@ -109,12 +108,7 @@ func (sp *endSplit) work(s *Solver) {
 		sp.Mu.Unlock()
 	}
 	if s != sp.owner {
-		d := s.nodes - n0
-		s.nodes -= d
-		s.nextPoll -= d
-		sp.Mu.Lock()
-		sp.nodes += d
-		sp.Mu.Unlock()
+		sp.HandNodes(&s.nodes, &s.nextPoll, n0)
 	}
 }
 
@@ -133,7 +127,7 @@ func (s *Solver) trySplit(list *moveList, i int, p, o uint64, alpha, beta, empti
 	sp.p, sp.o, sp.empties, sp.parity, sp.root = p, o, empties, parity, root
 	sp.alpha, sp.beta, sp.best, sp.bestMove = alpha, beta, best, bestMove
 	sp.n = copy(sp.moves[:], list.m[i:list.n])
-	sp.next, sp.nodes = 0, 0
+	sp.next = 0
 	th := tm.pool.Thread(s.thread)
 	if !tm.pool.Split(th, &sp.Split) {
 		return 0, 0, false
@@ -142,7 +136,7 @@ func (s *Solver) trySplit(list *moveList, i int, p, o uint64, alpha, beta, empti
 	sp.work(s)
 	tm.pool.Wait(th, &sp.Split)
 	s.nSplits--
-	s.nodes += sp.nodes
+	s.nodes += sp.Nodes()
 	// The owner's children may have stopped because a helper's cutoff aborted the split;
 	// only a stop of the whole solve or an abort above the split stops the owner.
 	s.stopped = tm.halt.Load() || th.Split.Aborted()

@@ -40,8 +40,7 @@ type midSplit struct {
 	moves          [maxMoves]orderedMove
 	next, n        int // moves[next:n] are still to be handed out (Mu)
 	pv             [maxPly]board.Square
-	pvLen          int    // pv[:pvLen]: the best move within the window and its line (Mu)
-	nodes          uint64 // nodes the helpers searched, handed to the owner (Mu)
+	pvLen          int // pv[:pvLen]: the best move within the window and its line (Mu)
 	settings       iterSettings
 	hasPV, pvsNull bool
 }
@@ -71,14 +70,21 @@ func (e *Engine) adopt(s *iterSettings) {
 // whose board and ply it restores afterwards (a waiting owner lends its Engine).
 func (sp *midSplit) Join(t *ybwc.Thread) {
 	e := sp.owner.team.members[t.ID]
-	saved, ply, st := e.b, e.ply, e.settings()
-	e.adopt(&sp.settings)
-	e.stopped = e.team.halt.Load()
-	e.nextPoll = e.nodes + pollInterval
+	saved, ply, st := e.join(&sp.settings)
 	e.b, e.ply = sp.b, sp.ply
 	sp.work(e)
 	e.b, e.ply = saved, ply
 	e.adopt(&st)
+}
+
+// join makes e, a thread recruited to a split, take on the split's iteration settings; it
+// returns what the caller restores afterwards (a waiting owner lends its Engine).
+func (e *Engine) join(st *iterSettings) (board.Board, int, iterSettings) {
+	saved, ply, own := e.b, e.ply, e.settings()
+	e.adopt(st)
+	e.stopped = e.team.halt.Load()
+	e.nextPoll = e.nodes + pollInterval
+	return saved, ply, own
 }
 
 // work searches moves of the split until none is left or the split is aborted; every
@@ -131,12 +137,7 @@ func (sp *midSplit) work(e *Engine) {
 		sp.Mu.Unlock()
 	}
 	if e != sp.owner {
-		d := e.nodes - n0
-		e.nodes -= d
-		e.nextPoll -= d
-		sp.Mu.Lock()
-		sp.nodes += d
-		sp.Mu.Unlock()
+		sp.HandNodes(&e.nodes, &e.nextPoll, n0)
 	}
 }
 
@@ -152,7 +153,7 @@ func (e *Engine) trySplit(list []orderedMove, alpha, beta, height, best int, bes
 	sp.b, sp.ply, sp.height = e.b, e.ply, height
 	sp.alpha, sp.beta, sp.best, sp.bestMove = alpha, beta, best, bestMove
 	sp.n = copy(sp.moves[:], list)
-	sp.next, sp.nodes, sp.pvLen, sp.hasPV, sp.pvsNull = 0, 0, 0, false, pvs
+	sp.next, sp.pvLen, sp.hasPV, sp.pvsNull = 0, 0, false, pvs
 	sp.settings = e.settings()
 	if !tm.pool.Split(e.th, &sp.Split) {
 		return 0, 0, false
@@ -161,7 +162,7 @@ func (e *Engine) trySplit(list []orderedMove, alpha, beta, height, best int, bes
 	sp.work(e)
 	tm.pool.Wait(e.th, &sp.Split)
 	e.nSplits--
-	e.nodes += sp.nodes
+	e.nodes += sp.Nodes()
 	e.stopped = tm.halt.Load() || e.th.Split.Aborted()
 	if sp.hasPV && !e.stopped {
 		ply := e.ply
@@ -219,17 +220,13 @@ type rootSplit struct {
 	height   int
 	n        int
 	next     int // (Mu)
-	nodes    uint64
 	settings iterSettings
 }
 
 // Join is run by a thread recruited to the root split.
 func (sp *rootSplit) Join(t *ybwc.Thread) {
 	e := sp.owner.team.members[t.ID]
-	saved, ply, st := e.b, e.ply, e.settings()
-	e.adopt(&sp.settings)
-	e.stopped = e.team.halt.Load()
-	e.nextPoll = e.nodes + pollInterval
+	saved, ply, st := e.join(&sp.settings)
 	sp.work(e)
 	e.b, e.ply = saved, ply
 	e.adopt(&st)
@@ -277,12 +274,7 @@ func (sp *rootSplit) work(e *Engine) {
 		sp.Mu.Unlock()
 	}
 	if e != sp.owner {
-		d := e.nodes - n0
-		e.nodes -= d
-		e.nextPoll -= d
-		sp.Mu.Lock()
-		sp.nodes += d
-		sp.Mu.Unlock()
+		sp.HandNodes(&e.nodes, &e.nextPoll, n0)
 	}
 }
 
@@ -295,7 +287,7 @@ func (e *Engine) searchRootParallel(rm []rootMove, done []bool, height, n int) b
 	}
 	sp := &e.root
 	sp.owner, sp.b, sp.rm, sp.done, sp.height, sp.n = e, e.b, rm, done, height, n
-	sp.next, sp.nodes = 1, 0
+	sp.next = 1
 	sp.settings = e.settings()
 	if sp.Task() == nil {
 		sp.Init(sp)
@@ -307,7 +299,7 @@ func (e *Engine) searchRootParallel(rm []rootMove, done []bool, height, n int) b
 	sp.work(e)
 	tm.pool.Wait(e.th, &sp.Split)
 	e.b, e.ply = saved, 0
-	e.nodes += sp.nodes
+	e.nodes += sp.Nodes()
 	e.stopped = tm.halt.Load()
 	return true
 }

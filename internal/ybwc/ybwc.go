@@ -40,6 +40,7 @@ type Split struct {
 	masterWaiting bool
 	master        *Thread
 	task          Task
+	nodes         uint64 // nodes handed over by the helpers (Mu)
 }
 
 // Init makes task the split's work. Call it once, when the split point is allocated.
@@ -61,6 +62,20 @@ func (s *Split) Aborted() bool {
 	}
 	return false
 }
+
+// HandNodes moves the nodes a helper counted since n0 (its counter *count) to the split, to
+// be counted once, by its owner (Nodes); the helper's next poll moves back with its counter.
+func (s *Split) HandNodes(count, nextPoll *uint64, n0 uint64) {
+	d := *count - n0
+	*count -= d
+	*nextPoll -= d
+	s.Mu.Lock()
+	s.nodes += d
+	s.Mu.Unlock()
+}
+
+// Nodes returns the nodes the helpers handed over; the owner reads it after Wait.
+func (s *Split) Nodes() uint64 { return s.nodes }
 
 // Parent is the split s was opened beneath (nil: none).
 func (s *Split) Parent() *Split { return s.parent }
@@ -232,7 +247,7 @@ func (p *Pool) Split(t *Thread, sp *Split) bool {
 		p.mu.Unlock()
 		return false
 	}
-	sp.parent, sp.master, sp.workers, sp.masterWaiting = t.Split, t, 1+n, false
+	sp.parent, sp.master, sp.workers, sp.masterWaiting, sp.nodes = t.Split, t, 1+n, false, 0
 	sp.aborted.Store(false)
 	t.Split = sp
 	p.stats.Splits++
