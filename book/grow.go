@@ -126,7 +126,7 @@ func (bk *Book) LearnGames(ctx context.Context, s Searcher, games []Game, maxPly
 		added += a
 		searched += n
 		if err != nil && !errors.Is(err, context.Canceled) {
-			return added, searched, fmt.Errorf("game %d: %w", i+1, err)
+			return added, searched, fmt.Errorf("%s: %w", gameName(g, i), err)
 		}
 		if err != nil {
 			return added, searched, err

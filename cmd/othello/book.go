@@ -24,7 +24,7 @@ func bookCommands() map[string]command {
 		"build":   {"add game lines (WTHOR .wtb, GGF, transcripts) and search the moves leaving the book", cmdBookBuild},
 		"deviate": {"add the best unexplored moves within a margin of the best, and search them", cmdBookDeviate},
 		"extend":  {"lengthen every line by its best move, and search the new positions", cmdBookExtend},
-		"fix":     {"re-propagate values by negamax", cmdBookFix},
+		"fix":     {"re-propagate values by negamax (and drop positions no game reaches)", cmdBookFix},
 		"stats":   {"positions, moves, depths, size", cmdBookStats},
 		"show":    {"a position's book moves with values (position or transcript)", cmdBookShow},
 		"export":  {"write the book as text: transcript, value, depth, games per line", cmdBookExport},
@@ -172,7 +172,7 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	games, err := book.ReadGameFiles(fs.Args())
+	games, err := readBookGames(env, fs.Args())
 	if err != nil {
 		return err
 	}
@@ -189,6 +189,23 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 		n, err := bk.Evaluate(ctx, s, opt)
 		return saveReport(env, bk, *path, n, time.Since(start), err)
 	})
+}
+
+// readBookGames reads the games of the files; a game the book cannot take (a start position
+// with fewer than 4 discs) is skipped with a warning naming it.
+func readBookGames(env *cmdEnv, paths []string) ([]book.Game, error) {
+	games, err := book.ReadGameFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	games, skipped := book.ValidGames(games)
+	for _, e := range skipped {
+		env.log.Warn().Msgf("%v: game skipped", e)
+	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("no game the book can take in %s", strings.Join(paths, ", "))
+	}
+	return games, nil
 }
 
 // saveReport saves the book (also after an interruption: the book is consistent) and prints
@@ -256,9 +273,12 @@ func cmdBookFix(env *cmdEnv, args []string) error {
 	if err := parseBookFlags(env, fs, args, path, nil); err != nil {
 		return err
 	}
-	bk, err := book.Load(*path)
+	bk, dropped, err := book.LoadRepair(*path)
 	if err != nil {
 		return err
+	}
+	if dropped > 0 {
+		env.log.Warn().Int("positions", dropped).Msg("left out positions no game reaches (fewer than 4 discs), written by an earlier version from a game with a bad start position")
 	}
 	changed := bk.Fix()
 	fmt.Fprintf(env.stdout, "%d positions changed value\n", changed)
@@ -475,7 +495,7 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	games, err := book.ReadGameFiles(fs.Args())
+	games, err := readBookGames(env, fs.Args())
 	if err != nil {
 		return err
 	}

@@ -107,3 +107,27 @@ func TestBookCommandErrors(t *testing.T) {
 		t.Errorf("stats of the embedded book: code %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// A game whose start position has fewer than 4 discs is skipped, with a warning naming it,
+// by book learn and book build: the other games are learned and the book stays readable.
+func TestBookSkipsImpossibleStart(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile("../../book/testdata/learn.ggf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := "(;GM[Othello]PC[test]PB[a]PW[b]TY[8]RE[?]BO[8 ---------------------------O-------*---------------------------- *]B[d3];)\n"
+	games := filepath.Join(dir, "mixed.ggf")
+	os.WriteFile(games, append(append([]byte(bad), good...), bad...), 0o644)
+	for _, cmd := range []string{"learn", "build"} {
+		bk := filepath.Join(dir, cmd+".book")
+		code, out, errOut := runCmd(t, "", "book", cmd, "--book", bk, "--depth", "1", "--tt", "1", games)
+		if code != 0 || !strings.Contains(errOut, "mixed.ggf: game 1") || !strings.Contains(errOut, "mixed.ggf: game 3") ||
+			!strings.Contains(errOut, "fewer than 4 discs") {
+			t.Errorf("%s: code %d, want 0 and warnings naming games 1 and 3\n%s\n%s", cmd, code, out, errOut)
+		}
+		if code, out, errOut := runCmd(t, "", "book", "show", "--book", bk, "f5f6e6f4"); code != 0 || !strings.Contains(out, "book value") {
+			t.Errorf("%s: the book after it: code %d\n%s\n%s", cmd, code, out, errOut)
+		}
+	}
+}
