@@ -410,6 +410,9 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
+	if *out != "" && *path != "" && sameFile(*out, *path) {
+		return exitError{2, fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", *out)}
+	}
 	bk, err := openForReading(*path)
 	if err != nil {
 		return err
@@ -432,6 +435,16 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 		env.log.Warn().Int("positions", unreachable).Msg("positions not reachable from the start position were not exported")
 	}
 	return nil
+}
+
+// sameFile reports whether the paths name one existing file (also through links).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func cmdBookImport(env *cmdEnv, args []string) error {

@@ -131,3 +131,22 @@ func TestBookSkipsImpossibleStart(t *testing.T) {
 		}
 	}
 }
+
+// book export -o onto the book file itself is refused, and the book is left as it was.
+func TestBookExportOntoItself(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "b.book")
+	if code, _, errOut := runCmd(t, "", "book", "learn", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/learn.ggf"); code != 0 {
+		t.Fatalf("learn: %s", errOut)
+	}
+	before, _ := os.ReadFile(bk)
+	for _, out := range []string{bk, filepath.Join(dir, ".", "b.book")} {
+		code, _, errOut := runCmd(t, "", "book", "export", "--book", bk, "-o", out)
+		if code != 2 || !strings.Contains(errOut, "is the book file") {
+			t.Errorf("export -o %s: code %d, %q; want a refusal", out, code, errOut)
+		}
+	}
+	if after, _ := os.ReadFile(bk); string(after) != string(before) {
+		t.Error("the book file changed")
+	}
+}
