@@ -70,6 +70,7 @@ func Load(path string) (*Book, error) {
 	if err != nil {
 		return nil, fmt.Errorf("book %s: %w", path, err)
 	}
+	bk.setOrigin(path, data)
 	return bk, nil
 }
 
@@ -86,6 +87,7 @@ func LoadRepair(path string) (*Book, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("book %s: %w", path, err)
 	}
+	bk.setOrigin(path, data)
 	return bk, dropped, nil
 }
 
@@ -313,11 +315,76 @@ func (bk *Book) Encode() []byte {
 // Save writes the book to path atomically: to a temporary file in the same directory, synced,
 // then renamed over path. A crash or an error at any point leaves the previous file intact.
 // A book holding a position the reader would refuse is not written (the error names it).
+//
+// Several processes may learn into one file (two NBoard engines with the same -book): Save
+// holds an advisory lock on path+".lock" while it re-reads the file, merges and writes. When
+// the file is no longer what this book was read from (another process saved meanwhile), what
+// this book changed since then is merged into what the file holds now: positions are joined,
+// game counts added, move values searched here set (where both searched one, the deeper
+// value stands), and values re-propagated. A book not read from path merges all it holds. A
+// file there that cannot be read as a book is not overwritten. After Save the book in memory
+// is what was written.
 func (bk *Book) Save(path string) error {
+	return bk.save(path, nil, nil)
+}
+
+// save is Save; before, when not nil, runs under the lock once the bytes to write are known,
+// with the bytes the file holds (nil: none), and can stop the save; after, when not nil, runs
+// under the lock once the book is written.
+func (bk *Book) save(path string, before func(cur []byte) error, after func() error) error {
 	if err := bk.check(); err != nil {
 		return fmt.Errorf("book: not saved to %s: %w", path, err)
 	}
-	return writeAtomic(path, bk.Encode(), nil)
+	unlock, err := lockFile(path + ".lock")
+	if err != nil {
+		return fmt.Errorf("book: locking %s: %w", path, err)
+	}
+	defer unlock()
+	cur, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("book: %w", err)
+	}
+	out := bk
+	if exists := err == nil; exists {
+		var ancestor []byte
+		if bk.origin == absPath(path) {
+			ancestor = bk.base
+		}
+		if !bytes.Equal(cur, ancestor) {
+			if out, err = bk.mergeInto(cur, ancestor); err != nil {
+				return fmt.Errorf("book: %s changed since this book was read and cannot be read as a book now (%w); it is not overwritten", path, err)
+			}
+		}
+	}
+	data := out.Encode()
+	if before != nil {
+		if err := before(cur); err != nil {
+			return err
+		}
+	}
+	if err := writeAtomic(path, data, nil); err != nil {
+		return err
+	}
+	bk.nodes = out.nodes
+	bk.setOrigin(path, data)
+	if after != nil {
+		return after()
+	}
+	return nil
+}
+
+// setOrigin records that the book is what path holds: data, its bytes.
+func (bk *Book) setOrigin(path string, data []byte) {
+	bk.origin, bk.base = absPath(path), data
+}
+
+// absPath is path made absolute, so that two spellings of one file compare equal; path itself
+// when that fails.
+func absPath(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
 }
 
 // writeAtomic writes data to path through a temporary file; wrap, when not nil, wraps the
