@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/search"
 )
 
 // TestBookCommands runs the book's life cycle through the binary with the real engine at a
@@ -148,5 +154,58 @@ func TestBookExportOntoItself(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(bk); string(after) != string(before) {
 		t.Error("the book file changed")
+	}
+}
+
+// nullSearcher stands for an engine in a run cut short before any search.
+type nullSearcher struct{}
+
+func (nullSearcher) Search(context.Context, board.Board, search.Limits, func(search.Info)) search.Result {
+	return search.Result{}
+}
+
+// book extend run again after an interruption goes on with the recorded round instead of
+// doing another: the book is the one of a run that was not interrupted.
+func TestBookExtendResumes(t *testing.T) {
+	dir := t.TempDir()
+	whole, resumed := filepath.Join(dir, "whole.book"), filepath.Join(dir, "resumed.book")
+	for _, bk := range []string{whole, resumed} {
+		if code, _, errOut := runCmd(t, "", "book", "learn", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/learn.ggf"); code != 0 {
+			t.Fatalf("learn: %s", errOut)
+		}
+	}
+	extend := func(bk string) string {
+		code, out, errOut := runCmd(t, "", "book", "extend", "--book", bk, "--moves", "12", "--rounds", "1", "--depth", "1", "--tt", "1")
+		if code != 0 {
+			t.Fatalf("extend: code %d\n%s\n%s", code, out, errOut)
+		}
+		return out + errOut
+	}
+	if out := extend(whole); !regexp.MustCompile(`(?m)^[1-9]\d* positions added`).MatchString(out) {
+		t.Fatalf("the uninterrupted extension added nothing:\n%s", out)
+	}
+	// The interrupted run: the round's positions added, nothing searched, saved.
+	job, err := book.StartJob(resumed, book.ExtendWork(12, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := job.Run(ctx, nullSearcher{}, book.Options{Depth: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	if err := job.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if out := extend(resumed); !strings.Contains(out, "going on with the interrupted book extend") || !strings.Contains(out, "0 positions added") {
+		t.Errorf("extend run again:\n%s", out)
+	}
+	a, _ := os.ReadFile(whole)
+	b, _ := os.ReadFile(resumed)
+	if !bytes.Equal(a, b) {
+		t.Errorf("the resumed extension (%d bytes) differs from the uninterrupted one (%d bytes)", len(b), len(a))
+	}
+	if _, err := os.Stat(resumed + ".progress"); !os.IsNotExist(err) {
+		t.Errorf("progress file left after the work is done: %v", err)
 	}
 }
