@@ -28,7 +28,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	seed := fs.Uint64("seed", def.Seed, "random seed (order of the games between workers)")
 	exact := fs.Int("exact", 12, "relabel the positions with at most this many empties by exact solves (0: off)")
 	exactTT := fs.Int("exact-tt", 32, "transposition table of each relabelling solver, MiB")
-	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving")
+	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving (replacing only a cache of these games)")
+	force := fs.Bool("force", false, "with -exact-cache: replace the file even when it is not a relabelling cache of these games")
 	positions := fs.String("positions", "", "comma-separated files of labelled positions (othello label) to train on along with the games")
 	posWeight := fs.Int("positions-weight", 1, "count each labelled position this many times")
 	empBias := fs.Bool("empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
@@ -91,11 +92,15 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		all := append(games, val...)
 		cached := false
 		if *exactCache != "" {
-			var err error
-			if cached, err = train.ReadRelabelCacheFile(*exactCache, all, *exact); cached {
+			var replaceable bool
+			cached, replaceable, err = train.ReadRelabelCacheFile(*exactCache, all, *exact)
+			switch {
+			case cached:
 				env.log.Info().Msgf("exact labels of %d games read from %s", len(all), *exactCache)
-			} else if err != nil {
-				env.log.Warn().Msgf("%s: %v; solving again", *exactCache, err)
+			case !replaceable && !*force:
+				return exitError{2, fmt.Errorf("-exact-cache %s: %v; it is not overwritten: name another file, or add -force to replace it", *exactCache, err)}
+			case err != nil:
+				env.log.Warn().Msgf("%s: %v; solving again (the file is then replaced)", *exactCache, err)
 			}
 		}
 		if !cached {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,5 +105,50 @@ func TestLabelAndPositions(t *testing.T) {
 		if code, _, stderr := runCmd(t, "", c...); code != 2 || (strings.Contains(strings.Join(c, " "), bad) && !strings.Contains(stderr, "bad.txt")) {
 			t.Errorf("%v: code %d, stderr %q; want a usage error", c, code, stderr)
 		}
+	}
+}
+
+// train -exact-cache does not overwrite a file that is not a relabelling cache of these games
+// (a WTHOR file named by mistake, a text file, another game set's cache) unless -force; a
+// cache of these games for another depth is replaced.
+func TestTrainExactCacheKeepsOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(trainData, "selfplay_30.txt")
+	train := func(cache, depth string, extra ...string) (int, string) {
+		args := append([]string{"train", "-o", filepath.Join(dir, "w.gtw"), "-epochs", "1", "-exact", depth, "-exact-cache", cache}, extra...)
+		code, _, stderr := runCmd(t, "", append(args, games)...)
+		return code, stderr
+	}
+	wthor, _ := os.ReadFile(filepath.Join(trainData, "playok_60.wtb"))
+	otherCache := filepath.Join(dir, "other.gtx")
+	if code, _, stderr := runCmd(t, "", "train", "-o", filepath.Join(dir, "o.gtw"), "-epochs", "1", "-exact", "4", "-exact-cache", otherCache,
+		filepath.Join(trainData, "playok_60.wtb")); code != 0 {
+		t.Fatalf("train on other games: %s", stderr)
+	}
+	for name, content := range map[string][]byte{"games.wtb": wthor, "notes.txt": []byte("my notes\n"), "other.gtx": nil} {
+		path := filepath.Join(dir, name)
+		if content != nil {
+			os.WriteFile(path, content, 0o644)
+		}
+		before, _ := os.ReadFile(path)
+		if code, stderr := train(path, "4"); code != 2 || !strings.Contains(stderr, "-force") {
+			t.Errorf("%s as the cache: code %d, %q; want a refusal pointing to -force", name, code, stderr)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+			t.Errorf("%s was overwritten", name)
+		}
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if code, stderr := train(notes, "4", "-force"); code != 0 {
+		t.Fatalf("-force: code %d, %s", code, stderr)
+	}
+	if code, stderr := train(notes, "4"); code != 0 || !strings.Contains(stderr, "read from") {
+		t.Errorf("the cache written with -force: code %d, %s", code, stderr)
+	}
+	if code, stderr := train(notes, "5"); code != 0 || strings.Contains(stderr, "read from") {
+		t.Errorf("the cache of these games for another depth: code %d, %s; want it replaced", code, stderr)
+	}
+	if code, stderr := train(notes, "5"); code != 0 || !strings.Contains(stderr, "read from") {
+		t.Errorf("the replaced cache: code %d, %s", code, stderr)
 	}
 }
