@@ -137,6 +137,10 @@ func parseBookFlags(env *cmdEnv, fs *flag.FlagSet, args []string, path *string, 
 	if err := needBook(*path); err != nil {
 		return err
 	}
+	// The book is replaced by a rename: its directory must take new files.
+	if err := checkWritable("--book", *path, false); err != nil {
+		return err
+	}
 	if sf != nil {
 		return sf.check()
 	}
@@ -428,6 +432,9 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	}
 	if *out != "" && *path != "" && sameFile(*out, *path) {
 		return exitError{2, fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", *out)}
+	}
+	if err := checkWritable("-o", *out, true); err != nil {
+		return err
 	}
 	bk, err := openForReading(*path)
 	if err != nil {

@@ -209,3 +209,21 @@ func TestBookExtendResumes(t *testing.T) {
 		t.Errorf("progress file left after the work is done: %v", err)
 	}
 }
+
+// A book file that cannot be written is refused before any search.
+func TestBookRefusesUnwritablePathUpFront(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "no", "such", "dir", "b.book")
+	for _, args := range [][]string{
+		{"book", "build", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/book-games.txt"},
+		{"book", "learn", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/learn.ggf"},
+		{"book", "import", "--book", bk, "../../book/testdata/book-games.txt"},
+		{"book", "build", "--book", dir, "--depth", "1", "--tt", "1", "../../book/testdata/book-games.txt"},
+		{"book", "export", "-o", filepath.Join(dir, "no", "t.txt")},
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, "cannot write") || strings.Contains(stderr, "searching with") {
+			t.Errorf("%v: code %d, stderr %q; want a usage error before any search", args, code, stderr)
+		}
+	}
+}

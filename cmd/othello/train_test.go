@@ -152,3 +152,41 @@ func TestTrainExactCacheKeepsOtherFiles(t *testing.T) {
 		t.Errorf("the replaced cache: code %d, %s", code, stderr)
 	}
 }
+
+// Bad training settings and output paths that cannot be written are refused before any work,
+// with a message in words.
+func TestTrainRefusesBadSettingsUpFront(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(trainData, "selfplay_30.txt")
+	out := filepath.Join(dir, "w.gtw")
+	missing := filepath.Join(dir, "no", "such", "dir")
+	pos := filepath.Join(dir, "pos.txt")
+	os.WriteFile(pos, []byte("---------------------------OX------XO--------------------------- X; 0\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "-o", out, "-rate", "-5", games}, "rate -5"},
+		{[]string{"train", "-o", out, "-rate", "NaN", games}, "rate NaN"},
+		{[]string{"train", "-o", out, "-epochs", "-1", games}, "epochs -1"},
+		{[]string{"train", "-o", out, "-momentum", "1.5", games}, "momentum 1.5"},
+		{[]string{"train", "-o", out, "-ridge", "-1", games}, "ridge -1"},
+		{[]string{"train", "-o", out, "-smooth", "-2", games}, "smooth -2"},
+		{[]string{"train", "-o", out, "-workers", "-3", games}, "workers -3"},
+		{[]string{"train", "-o", out, "-exact", "40", games}, "exact 40"},
+		{[]string{"train", "-o", out, "-positions-weight", "-1", games}, "positions-weight -1"},
+		{[]string{"train", "-o", filepath.Join(missing, "w.gtw"), games}, filepath.Join(missing, "w.gtw")},
+		{[]string{"train", "-o", dir, games}, dir},
+		{[]string{"train", "-o", out, "-plot", filepath.Join(missing, "p.png"), games}, "p.png"},
+		{[]string{"train", "-o", out, "-exact-cache", filepath.Join(missing, "c.gtx"), games}, "c.gtx"},
+		{[]string{"eval", "-games", games, "-fit-bias", filepath.Join(missing, "f.gtw")}, "f.gtw"},
+		{[]string{"label", "-o", filepath.Join(missing, "p.txt"), games}, "p.txt"},
+		{[]string{"mpcfit", "-positions", pos, "-store", filepath.Join(missing, "s.gtw")}, "s.gtw"},
+		{[]string{"mpcfit", "-positions", pos, "-out", filepath.Join(missing, "m.txt")}, "m.txt"},
+	} {
+		code, _, stderr := runCmd(t, "", c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "{Epochs") || strings.Contains(stderr, "games read") {
+			t.Errorf("%v: code %d, stderr %q; want a usage error naming %q before any work", c.args, code, stderr, c.want)
+		}
+	}
+}
