@@ -11,7 +11,8 @@
 // went through it, counted from the side to move.
 //
 // The book lives in memory as a map; on disk it is a compact sorted binary file with a
-// checksum, written atomically (file.go). Front ends use Lookup and Choose; the builder
+// checksum, written atomically and under an advisory lock, merged with what other processes
+// wrote to the file meanwhile (file.go, merge.go). Front ends use Lookup and Choose; the builder
 // (build.go) adds game lines, searches the moves leaving the book and re-propagates values.
 // A Book is not safe for concurrent mutation; concurrent Lookup and Choose on a book that no
 // goroutine modifies are safe.
@@ -71,6 +72,11 @@ type node struct {
 // Book is an opening book in memory.
 type Book struct {
 	nodes map[Key]*node
+	// origin is the file the book was last read from or written to (an absolute path; ""
+	// for a book that never was), and base that file's bytes then: the common ancestor when
+	// Save finds that another process has changed the file meanwhile.
+	origin string
+	base   []byte
 }
 
 // New returns an empty book.

@@ -445,6 +445,22 @@ func TestSaveLoadAndCorruption(t *testing.T) {
 	}
 }
 
+// bookDirFiles lists the files of dir but for the lock files Save leaves.
+func bookDirFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".lock") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
 // failingWriter passes n bytes through, then fails: a disk that fills up or a write cut short.
 type failingWriter struct {
 	w interface{ Write([]byte) (int, error) }
@@ -478,9 +494,8 @@ func TestInterruptedSaveKeepsPreviousBook(t *testing.T) {
 	if err != nil || !bytes.Equal(got.Encode(), small.Encode()) {
 		t.Fatalf("after a failed write the previous book is gone: %v", err)
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("temporary files left behind: %d entries", len(entries))
+	if entries := bookDirFiles(t, dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
 	}
 }
 
@@ -633,5 +648,83 @@ func TestLoadOrNew(t *testing.T) {
 	os.WriteFile(bad, []byte("junk"), 0o644)
 	if _, err := LoadOrNew(bad); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("corrupt file: %v", err)
+	}
+}
+
+// A game whose start position the book file cannot hold (fewer than 4 discs, or none) is
+// refused by AddGame and Learn (NBoard's learn) and leaves the book unchanged; the book saved
+// afterwards loads.
+func TestImpossibleStartRefused(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		start board.Board
+		moves []board.Square
+	}{
+		{"two discs", board.FromColors(board.D5.Bit(), board.D4.Bit(), true), []board.Square{board.SquareAt(3, 2)}},
+		{"empty board", board.FromColors(0, 0, true), nil},
+	} {
+		bk, _ := buildFull(t, 1, 1)
+		before := bk.Encode()
+		g := Game{Start: c.start, Moves: c.moves, Result: 2, HasResult: true}
+		if _, err := bk.AddGame(g, 60); err == nil || !strings.Contains(err.Error(), "fewer than 4 discs") {
+			t.Errorf("%s: AddGame: %v, want a refusal saying why", c.name, err)
+		}
+		if _, _, err := bk.Learn(context.Background(), &fakeSearcher{}, g, 60, Options{Depth: 1}); err == nil {
+			t.Errorf("%s: Learn accepted the game", c.name)
+		}
+		if !bytes.Equal(bk.Encode(), before) {
+			t.Errorf("%s: a refused game changed the book", c.name)
+		}
+		path := filepath.Join(t.TempDir(), "b.book")
+		if err := bk.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(path); err != nil {
+			t.Errorf("%s: the saved book does not load: %v", c.name, err)
+		}
+	}
+}
+
+// The writer refuses what the reader refuses: a book holding a position the file format
+// cannot hold is not saved, and the previous file stays.
+func TestSaveRefusesWhatLoadRefuses(t *testing.T) {
+	bk, _ := buildFull(t, 1, 1)
+	path := filepath.Join(t.TempDir(), "b.book")
+	if err := bk.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	bk.nodes[Key{P: board.D5.Bit(), O: board.D4.Bit()}] = &node{}
+	if err := bk.Save(path); err == nil || !strings.Contains(err.Error(), "fewer than 4 discs") {
+		t.Errorf("Save of a book with a 2-disc position: %v, want a refusal", err)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, good) {
+		t.Error("the refused save changed the file")
+	}
+	// A file an earlier version wrote with such a position: Load refuses it, LoadRepair
+	// (book fix) leaves the position out and keeps the others.
+	os.WriteFile(path, bk.Encode(), 0o644)
+	if _, err := Load(path); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Load of a file with a 2-disc position: %v", err)
+	}
+	fixed, dropped, err := LoadRepair(path)
+	if err != nil || dropped != 1 || fixed.Len() != bk.Len()-1 {
+		t.Fatalf("LoadRepair: %v, %d dropped, %d of %d positions", err, dropped, fixed.Len(), bk.Len())
+	}
+	if err := fixed.Save(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ValidGames keeps the games the book takes and names the others with the reason.
+func TestValidGames(t *testing.T) {
+	good := Game{Name: "a.ggf: game 1", Start: board.Start(), Moves: []board.Square{board.F5}}
+	bad := Game{Name: "a.ggf: game 2", Start: board.FromColors(board.D5.Bit(), board.D4.Bit(), true)}
+	illegal := Game{Start: board.Start(), Moves: []board.Square{board.A1}}
+	valid, skipped := ValidGames([]Game{good, bad, illegal})
+	if len(valid) != 1 || valid[0].Name != good.Name || len(skipped) != 2 ||
+		!strings.Contains(skipped[0].Error(), "a.ggf: game 2: the start position has 2 discs, fewer than 4") ||
+		!strings.Contains(skipped[1].Error(), "game 3: move 1 (a1) is not legal") {
+		t.Errorf("ValidGames: %d valid, skipped %v", len(valid), skipped)
 	}
 }

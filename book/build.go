@@ -17,6 +17,7 @@ type Searcher interface {
 // Game is a game record: the start position and the moves, passes as board.NoSquare
 // (board.ParseTranscript gives them in this form).
 type Game struct {
+	Name      string // where the game comes from, for messages (e.g. "games.ggf: game 3"); may be empty
 	Start     board.Board
 	Moves     []board.Square
 	Result    int  // final disc difference, black's view
@@ -26,11 +27,12 @@ type Game struct {
 // AddGame adds the positions of g up to maxPly moves (passes not counted) to the book, with
 // its result in their game statistics, and marks the moves played as book moves. The values
 // of new positions are unknown until Evaluate and Fix. It returns the number of positions
-// added, or an error, leaving the book unchanged, when a move is illegal.
+// added, or an error, leaving the book unchanged, when the start position cannot be in a
+// book (fewer than 4 discs) or a move is illegal.
 func (bk *Book) AddGame(g Game, maxPly int) (int, error) {
 	line, err := replay(g, maxPly)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("book: %w", err)
 	}
 	return bk.addLine(g, line), nil
 }
@@ -44,7 +46,7 @@ func (bk *Book) AddGames(games []Game, maxPly, minGames int) (int, error) {
 	for i, g := range games {
 		line, err := replay(g, maxPly)
 		if err != nil {
-			return 0, fmt.Errorf("game %d: %w", i+1, err)
+			return 0, fmt.Errorf("book: %s: %w", gameName(g, i), err)
 		}
 		lines[i] = line
 		seen := map[Key]bool{} // a game counts once per position, even through a pass
@@ -80,11 +82,35 @@ type step struct {
 
 const noMove = 255
 
-// replay checks the game's moves and returns its positions up to maxPly moves.
+// gameName names the i-th game (0-based) of a list for a message: its Name, else its number.
+func gameName(g Game, i int) string {
+	if g.Name != "" {
+		return g.Name
+	}
+	return fmt.Sprintf("game %d", i+1)
+}
+
+// ValidGames returns the games the book can take (AddGame would accept them) and, for each
+// of the others, an error naming it and saying why it is left out: a start position no game
+// reaches (fewer than 4 discs) or an illegal move.
+func ValidGames(games []Game) (valid []Game, skipped []error) {
+	valid = make([]Game, 0, len(games))
+	for i, g := range games {
+		if _, err := replay(g, 60); err != nil {
+			skipped = append(skipped, fmt.Errorf("%s: %w", gameName(g, i), err))
+			continue
+		}
+		valid = append(valid, g)
+	}
+	return valid, skipped
+}
+
+// replay checks the game's start position and moves and returns its positions up to maxPly
+// moves.
 func replay(g Game, maxPly int) ([]step, error) {
 	b := g.Start
-	if b.P&b.O != 0 {
-		return nil, fmt.Errorf("book: game start position has overlapping discs")
+	if err := checkPosition(b.P, b.O); err != nil {
+		return nil, fmt.Errorf("the start position %v", err)
 	}
 	var line []step
 	ply := 0
@@ -98,7 +124,7 @@ func replay(g Game, maxPly int) ([]step, error) {
 		}
 		line = append(line, step{b.P, b.O, b.BlackToMove, sq})
 		if !b.Play(m) {
-			return nil, fmt.Errorf("book: game move %d (%s) is not legal for %s", i+1, m, b.SideName())
+			return nil, fmt.Errorf("move %d (%s) is not legal for %s", i+1, m, b.SideName())
 		}
 		if m != board.NoSquare {
 			ply++

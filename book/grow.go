@@ -2,8 +2,6 @@ package book
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/othellogo/othello/board"
@@ -18,6 +16,13 @@ func (k Key) ply() int { return board.Count(k.P|k.O) - 4 }
 // positions are then evaluated (their moves searched) and values re-propagated. It returns
 // the number of positions added and of leaves searched.
 func (bk *Book) Deviate(ctx context.Context, s Searcher, opt Options, margin float64, maxPly, limit int) (added, searched int, err error) {
+	added = bk.addDeviations(margin, maxPly, limit)
+	searched, err = bk.Evaluate(ctx, s, opt)
+	return added, searched, err
+}
+
+// addDeviations adds the positions of Deviate and returns how many.
+func (bk *Book) addDeviations(margin float64, maxPly, limit int) (added int) {
 	bk.Fix()
 	type cand struct {
 		k    Key
@@ -46,14 +51,20 @@ func (bk *Book) Deviate(ctx context.Context, s Searcher, opt Options, margin flo
 			added++
 		}
 	}
-	searched, err = bk.Evaluate(ctx, s, opt)
-	return added, searched, err
+	return added
 }
 
 // Extend lengthens the book's lines: every position before maxPly with no book move gets
 // the position after its best move added, and the new positions are evaluated. It returns
 // the number of positions added and of leaves searched.
 func (bk *Book) Extend(ctx context.Context, s Searcher, opt Options, maxPly int) (added, searched int, err error) {
+	added = bk.addBestChildren(maxPly)
+	searched, err = bk.Evaluate(ctx, s, opt)
+	return added, searched, err
+}
+
+// addBestChildren adds the positions of Extend and returns how many.
+func (bk *Book) addBestChildren(maxPly int) (added int) {
 	bk.Fix()
 	for _, k := range bk.sortedKeys() {
 		n := bk.nodes[k]
@@ -74,23 +85,14 @@ func (bk *Book) Extend(ctx context.Context, s Searcher, opt Options, maxPly int)
 			added++
 		}
 	}
-	searched, err = bk.Evaluate(ctx, s, opt)
-	return added, searched, err
+	return added
 }
 
 // ExtendRounds extends the book (Extend) up to rounds times, each round adding one move to
-// every line, and stops early when a round adds nothing. It returns the totals.
+// every line, and stops early when a round adds nothing. It returns the totals. (A Job with
+// ExtendWork does the same on a book file, and can be resumed.)
 func (bk *Book) ExtendRounds(ctx context.Context, s Searcher, opt Options, maxPly, rounds int) (added, searched int, err error) {
-	for r := 0; r < rounds && err == nil; r++ {
-		var a, n int
-		a, n, err = bk.Extend(ctx, s, opt, maxPly)
-		added += a
-		searched += n
-		if a == 0 {
-			break
-		}
-	}
-	return added, searched, err
+	return (&Job{Book: bk, work: ExtendWork(maxPly, rounds)}).Run(ctx, s, opt)
 }
 
 // addChild adds the position after sq in the book position k, reporting whether it is new.
@@ -119,20 +121,10 @@ func (bk *Book) Learn(ctx context.Context, s Searcher, g Game, maxPly int, opt O
 
 // LearnGames learns games one after the other (Learn) and returns the totals. It stops at the
 // first game that fails, with an error naming it, or when ctx ends (the context's error): the
-// book is consistent then, with the positions searched so far.
+// book is consistent then, with the positions searched so far. (A Job with LearnWork does the
+// same on a book file, and can be resumed.)
 func (bk *Book) LearnGames(ctx context.Context, s Searcher, games []Game, maxPly int, opt Options) (added, searched int, err error) {
-	for i, g := range games {
-		a, n, err := bk.Learn(ctx, s, g, maxPly, opt)
-		added += a
-		searched += n
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return added, searched, fmt.Errorf("game %d: %w", i+1, err)
-		}
-		if err != nil {
-			return added, searched, err
-		}
-	}
-	return added, searched, nil
+	return (&Job{Book: bk, work: LearnWork(games, maxPly)}).Run(ctx, s, opt)
 }
 
 // Stats summarises a book.

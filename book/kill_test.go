@@ -68,9 +68,8 @@ func TestKillDuringSave(t *testing.T) {
 		t.Fatalf("after a kill mid-write the previous book is gone: %v", err)
 	}
 	// The half-written temporary file is left behind, and harms nothing; the next save works.
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
-		t.Errorf("%d files, want the book and the killed writer's temporary file", len(entries))
+	if entries := bookDirFiles(t, dir); len(entries) != 2 {
+		t.Errorf("files %v, want the book and the killed writer's temporary file", entries)
 	}
 	if err := small.Save(path); err != nil {
 		t.Fatal(err)

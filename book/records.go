@@ -19,7 +19,9 @@ import (
 
 // ReadGames reads the games of a file: WTHOR games when its extension is .wtb, GGF records
 // when it is .ggf, else one transcript per line. A WTHOR game whose record stops before the
-// end takes its result from the stored score.
+// end takes its result from the stored score. Each game is named after the file and its
+// number (or line) in it. A GGF game may start from any position its record gives, also one
+// the book cannot take: ValidGames sorts those out.
 func ReadGames(path string) ([]Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -36,6 +38,9 @@ func ReadGames(path string) ([]Game, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range games {
+		games[i].Name = path + ": " + games[i].Name
 	}
 	return games, nil
 }
@@ -67,6 +72,7 @@ func wthorGames(path string, data []byte) ([]Game, error) {
 		if !g.HasResult {
 			g.Result, g.HasResult = train.BlackDiscDiff(r.Score), true
 		}
+		g.Name = fmt.Sprintf("%s: game %d", path, i+1)
 		games = append(games, g)
 	}
 	return games, nil
@@ -112,7 +118,7 @@ func ParseTranscripts(r io.Reader) ([]Game, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
-		g := Game{Start: board.Start(), Moves: moves}
+		g := Game{Name: fmt.Sprintf("line %d", line), Start: board.Start(), Moves: moves}
 		if b.GameOver() {
 			g.Result, g.HasResult = b.BlackScore(), true
 		}
@@ -137,6 +143,7 @@ func ParseGGF(text string) ([]Game, error) {
 	games := make([]Game, len(gs))
 	for i, g := range gs {
 		games[i] = FromGGF(g)
+		games[i].Name = fmt.Sprintf("game %d", i+1)
 	}
 	return games, nil
 }

@@ -4,17 +4,21 @@
 // and returns a Result: wins, draws and losses, the Elo difference with its 95% interval
 // (Stats), disc differences, thinking times and clock margins; it can write the games as GGF.
 // Openings come from a transcript file (train.ReadOpenings) or are drawn at random
-// (RandomOpenings). A player that runs out of time, errs or plays an illegal move forfeits the
-// game by 64 discs.
+// (RandomOpenings). A player that runs out of time or plays an illegal move forfeits the game
+// by 64 discs. A game that ends by a player's error (an external engine that exits or stops
+// answering) is no result: it is listed apart and left out of the score, and the engine is
+// restarted for the next game, at most MaxRestarts times a side.
 package match
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"sort"
 	"sync"
 	"time"
 
@@ -32,7 +36,11 @@ type Options struct {
 	// Increment is added to a side's clock after each of its moves.
 	Clocks    [2]time.Duration
 	Increment time.Duration
-	// GGF, when not nil, receives each finished game as a GGF record, one per line.
+	// HandshakeTimeout bounds the wait for an external engine's answer to a ping, at its
+	// start and before each move (0: DefaultHandshakeTimeout).
+	HandshakeTimeout time.Duration
+	// GGF, when not nil, receives each finished game as a GGF record, one per line (a game
+	// ended by an error is not one).
 	GGF io.Writer
 	// Progress, when not nil, is called after each finished game (one call at a time).
 	Progress func(Game)
@@ -41,16 +49,22 @@ type Options struct {
 // Game is what Progress learns of a finished game.
 type Game struct {
 	Number   int    // 1-based, in the order the games were handed out
-	Forfeit  bool   // a player lost on time, by an error or by an illegal move
-	LoserIsA bool   // with Forfeit: the player who forfeited is A
-	Comment  string // why the game was forfeited
+	Forfeit  bool   // a player lost on time or by an illegal move
+	Error    bool   // a player failed (an engine exited or stopped answering): no result
+	LoserIsA bool   // with Forfeit or Error: the player at fault is A
+	Comment  string // why the game was forfeited or ended
 }
+
+// MaxRestarts is how many times a side's external engine is restarted after failing in a
+// game; one more failure stops the match.
+const MaxRestarts = 3
 
 // Result is a match's outcome, from A's view.
 type Result struct {
 	Stats       Stats            // all games
 	AsBlack     Stats            // the games A played as black
-	Forfeits    [2]int           // games lost by A, B on time or by an error
+	Forfeits    [2]int           // games lost by A, B on time or by an illegal move
+	Errors      []Game           // games ended by a player's error, by number: not in the score
 	LeastLeft   [2]time.Duration // least clock left at the end of a game not forfeited, A and B
 	Thought     [2]MoveTimes     // A's and B's thinking times
 	Elapsed     time.Duration
@@ -91,27 +105,32 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		mu.Unlock()
 		stop()
 	}
+	restarts := [2]int{} // per side, A and B, under mu
 	for w := 0; w < max(opt.Concurrency, 1); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pa, err := opt.A.newPlayer()
-			if err != nil {
-				fail(err)
-				return
+			var pl [2]player // A's and B's
+			defer func() {
+				for _, p := range pl {
+					if p != nil {
+						p.close()
+					}
+				}
+			}()
+			specs := [2]Spec{opt.A, opt.B}
+			for i := range pl {
+				var err error
+				if pl[i], err = specs[i].newPlayer(opt.HandshakeTimeout); err != nil {
+					fail(fmt.Errorf("engine %s: %v", "AB"[i:i+1], err))
+					return
+				}
 			}
-			defer pa.close()
-			pb, err := opt.B.newPlayer()
-			if err != nil {
-				fail(err)
-				return
-			}
-			defer pb.close()
 			for g := range jobs {
 				aBlack := g%2 == 0
-				black, white, bn, wn := pa, pb, "A "+opt.A.Text, "B "+opt.B.Text
+				black, white, bn, wn := pl[0], pl[1], "A "+opt.A.Text, "B "+opt.B.Text
 				if !aBlack {
-					black, white, bn, wn = pb, pa, wn, bn
+					black, white, bn, wn = pl[1], pl[0], wn, bn
 				}
 				cl := clockSpec{total: clocks, inc: opt.Increment}
 				if !aBlack {
@@ -121,9 +140,17 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 				if ctx.Err() != nil {
 					return
 				}
+				at := -1 // the side, 0 A or 1 B, whose player failed
+				if gr.failed >= 0 {
+					at = 1
+					if (gr.failed == 0) == aBlack {
+						at = 0
+					}
+					gr.comment = failureText("AB"[at:at+1], gr.err, g+1)
+				}
 				mu.Lock()
 				res.add(g, aBlack, len(opens[g/2]), gr)
-				if opt.GGF != nil {
+				if opt.GGF != nil && at < 0 {
 					rec := gameRecord(gr.moves, gr.times)
 					rec.Place, rec.Date = "GoThello match", time.Now().UTC().Format("2006.01.02_15:04:05.UTC")
 					rec.Black, rec.White = bn, wn
@@ -134,9 +161,28 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 					fmt.Fprintln(opt.GGF, rec.String())
 				}
 				if opt.Progress != nil {
-					opt.Progress(Game{Number: g + 1, Forfeit: gr.forfeit >= 0, LoserIsA: (gr.forfeit == 0) == aBlack, Comment: gr.comment})
+					opt.Progress(res.game(g, aBlack, gr))
+				}
+				restarted := 0
+				if at >= 0 {
+					restarts[at]++
+					restarted = restarts[at]
 				}
 				mu.Unlock()
+				if at < 0 {
+					continue
+				}
+				who := "AB"[at : at+1]
+				if restarted > MaxRestarts {
+					fail(fmt.Errorf("engine %s failed again (%s) after being restarted %d times; the match stops", who, gr.comment, MaxRestarts))
+					return
+				}
+				pl[at].close()
+				var err error
+				if pl[at], err = specs[at].newPlayer(opt.HandshakeTimeout); err != nil {
+					fail(fmt.Errorf("engine %s: restarting it after game %d: %v", who, g+1, err))
+					return
+				}
 			}
 		}()
 	}
@@ -155,11 +201,36 @@ feed:
 	}
 	res.Elapsed = time.Since(start)
 	res.Interrupted = ctx.Err() != nil
+	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Number < res.Errors[j].Number })
 	return res, nil
 }
 
-// add counts game number g, played by A as black when aBlack from an opening of openPlies.
+// failureText says which engine failed how in which game: "engine B exited (status 3)
+// during game 3".
+func failureText(who string, err error, game int) string {
+	var ex *exitedError
+	if errors.As(err, &ex) {
+		return fmt.Sprintf("engine %s %v during game %d", who, ex, game)
+	}
+	return fmt.Sprintf("engine %s failed during game %d: %v", who, game, err)
+}
+
+// game is what Progress learns of game number g (0-based), played by A as black when aBlack.
+func (r *Result) game(g int, aBlack bool, gr gameResult) Game {
+	at := gr.forfeit
+	if gr.failed >= 0 {
+		at = gr.failed
+	}
+	return Game{Number: g + 1, Forfeit: gr.forfeit >= 0, Error: gr.failed >= 0, LoserIsA: (at == 0) == aBlack, Comment: gr.comment}
+}
+
+// add counts game number g, played by A as black when aBlack from an opening of openPlies; a
+// game ended by an error is listed, not counted.
 func (r *Result) add(g int, aBlack bool, openPlies int, gr gameResult) {
+	if gr.failed >= 0 {
+		r.Errors = append(r.Errors, r.game(g, aBlack, gr))
+		return
+	}
 	for i := openPlies; i < len(gr.moves); i++ {
 		if gr.moves[i] == board.NoSquare {
 			continue // passes take no thought
@@ -205,11 +276,17 @@ func (r *Result) Write(w io.Writer) {
 	elo, lo, hi := st.Elo()
 	fmt.Fprintf(w, "A: %d wins, %d draws, %d losses in %d games: score %.1f%%, Elo %s [%s, %s] (95%%), mean disc difference %+.2f\n",
 		st.Wins, st.Draws, st.Losses, st.Games(), 100*st.Score(), eloText(elo), eloText(lo), eloText(hi), st.MeanDiscDiff())
-	fmt.Fprintf(w, "A as black: %d-%d-%d; games lost on time or by error: A %d, B %d; %.1f s\n",
+	fmt.Fprintf(w, "A as black: %d-%d-%d; games lost on time or by an illegal move: A %d, B %d; %.1f s\n",
 		r.AsBlack.Wins, r.AsBlack.Draws, r.AsBlack.Losses, r.Forfeits[0], r.Forfeits[1], r.Elapsed.Seconds())
 	fmt.Fprintf(w, "thinking time per move: A %s; B %s\n", r.Thought[0], r.Thought[1])
 	if r.clocks[0] > 0 || r.clocks[1] > 0 {
 		fmt.Fprintf(w, "least clock left at the end of a game: A %v, B %v\n", leastText(r.LeastLeft[0], r.clocks[0]), leastText(r.LeastLeft[1], r.clocks[1]))
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(w, "%d games ended by an engine error, not scored:\n", len(r.Errors))
+		for _, g := range r.Errors {
+			fmt.Fprintf(w, "  %s\n", g.Comment)
+		}
 	}
 }
 
@@ -265,16 +342,19 @@ type gameResult struct {
 	movers     []bool          // for each move, whether black played it
 	times      []time.Duration // time each move took (0 for the opening and passes)
 	blackScore int             // final disc difference from black's view (+-64 for a forfeit)
-	forfeit    int             // -1 none; 0 black, 1 white lost on time or by an error
+	forfeit    int             // -1 none; 0 black, 1 white lost on time or by an illegal move
+	failed     int             // -1 none; 0 black, 1 white failed (err): the game has no result
+	err        error
 	comment    string
 	clockLeft  [2]time.Duration // black's and white's clocks at the end (with a clock)
 }
 
 // playGame plays the opening, then the players, until the game ends. A player that runs out of
-// clock, errs, or plays an illegal move loses the game by 64 discs.
+// clock or plays an illegal move loses the game by 64 discs; one that fails ends it with no
+// result (failed, err).
 func playGame(ctx context.Context, black, white player, opening []board.Square, cl clockSpec) gameResult {
 	b := board.Start()
-	res := gameResult{forfeit: -1}
+	res := gameResult{forfeit: -1, failed: -1}
 	for _, m := range opening {
 		res.movers = append(res.movers, b.BlackToMove)
 		if m == board.NoSquare {
@@ -311,9 +391,11 @@ func playGame(ctx context.Context, black, white player, opening []board.Square, 
 		if ctx.Err() != nil {
 			return res
 		}
+		if err != nil {
+			res.failed, res.err = side, err
+			return res
+		}
 		switch {
-		case err != nil:
-			res.comment = fmt.Sprintf("%s: %v", b.SideName(), err)
 		case !b.IsLegal(sq):
 			res.comment = fmt.Sprintf("%s played illegal %s", b.SideName(), sq)
 		case cl.total[side] > 0 && used > clocks[side]:

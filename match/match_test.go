@@ -114,6 +114,7 @@ func TestRun(t *testing.T) {
 // The report's text, from a result made by hand.
 func TestResultWrite(t *testing.T) {
 	r := &Result{Forfeits: [2]int{0, 1}, Elapsed: 1500 * time.Millisecond, Interrupted: true,
+		Errors: []Game{{Number: 5, Error: true, Comment: "engine B exited (status 3) during game 5"}},
 		clocks: [2]time.Duration{2 * time.Second, 0}, LeastLeft: [2]time.Duration{1234567 * time.Microsecond, 0}}
 	for _, d := range []int{10, 0, -4, 64} {
 		r.Stats.Add(d)
@@ -125,9 +126,11 @@ func TestResultWrite(t *testing.T) {
 	r.Write(&out)
 	want := "interrupted: results of the 4 finished games\n" +
 		"A: 2 wins, 1 draws, 1 losses in 4 games: score 62.5%, Elo +88.7 [-221.2, +inf] (95%), mean disc difference +17.50\n" +
-		"A as black: 1-0-0; games lost on time or by error: A 0, B 1; 1.5 s\n" +
+		"A as black: 1-0-0; games lost on time or by an illegal move: A 0, B 1; 1.5 s\n" +
 		"thinking time per move: A mean 3ms, max 4ms over 2 moves; B no moves\n" +
-		"least clock left at the end of a game: A 1.235s, B no clock\n"
+		"least clock left at the end of a game: A 1.235s, B no clock\n" +
+		"1 games ended by an engine error, not scored:\n" +
+		"  engine B exited (status 3) during game 5\n"
 	if out.String() != want {
 		t.Errorf("report\n%s\nwant\n%s", out.String(), want)
 	}
@@ -285,7 +288,7 @@ func TestPlayerBook(t *testing.T) {
 	if err != nil || sp.book == nil {
 		t.Fatalf("book option: %v", err)
 	}
-	p, _ := sp.newPlayer()
+	p, _ := sp.newPlayer(0)
 	want, _, _ := sp.book.Choose(board.Start(), 0, nil)
 	if got, err := p.move(context.Background(), board.Start(), nil, 0, 0); err != nil || got != want {
 		t.Errorf("player with a book: %s (%v), book move %s", got, err, want)
@@ -313,6 +316,7 @@ func fakeNBoard(mode string) {
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	b := board.Start()
+	gos := 0
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
@@ -329,6 +333,14 @@ func fakeNBoard(mode string) {
 				b.Make(sq)
 			}
 		case line == "go":
+			// "die": the first engine started exits with status 3 at its fifth move; the ones
+			// started after it (a marker file tells) play on.
+			if gos++; mode == "die" && gos == 5 {
+				if f, err := os.OpenFile(os.Getenv("OTHELLO_FAKE_DIE_MARKER"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+					f.Close()
+					os.Exit(3)
+				}
+			}
 			mv := "a1"
 			if mode != "illegal" {
 				mv = board.FirstSquare(b.LegalMoves()).String()
@@ -398,4 +410,56 @@ func TestRunOneSidedClock(t *testing.T) {
 	if res.LeastLeft[0] <= 0 || res.LeastLeft[0] > 5*time.Second {
 		t.Errorf("least clock left for A: %v", res.LeastLeft[0])
 	}
+}
+
+// An external engine that dies in a game is restarted for the next one; the game it died in
+// says so and is not a result: the other games are the score.
+func TestRunEngineDiesMidMatch(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "died")
+	t.Setenv("OTHELLO_FAKE_DIE_MARKER", marker)
+	var comments []string
+	var ggf bytes.Buffer
+	opt := Options{A: mustParse(t, "depth=1"), B: External(fakeEngine(t, "die"), 0), Openings: RandomOpenings(1, 2, 8), Concurrency: 1, GGF: &ggf,
+		Progress: func(g Game) {
+			if g.Comment != "" {
+				comments = append(comments, g.Comment)
+				if !g.Error || g.Forfeit || g.LoserIsA {
+					t.Errorf("game %+v: want an error of B", g)
+				}
+			}
+		}}
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(comments) != 1 || !regexp.MustCompile(`^engine B exited \(status 3\) during game [12]$`).MatchString(comments[0]) {
+		t.Errorf("comments %q; want one game ended by B exiting", comments)
+	}
+	if res.Stats.Games() != 3 || res.Forfeits != [2]int{} {
+		t.Errorf("%d games scored, forfeits %v; want the 3 games played to the end, none forfeited", res.Stats.Games(), res.Forfeits)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Comment != comments[0] {
+		t.Errorf("errors %+v", res.Errors)
+	}
+	if n := checkGGF(t, ggf.String()); n != 3 {
+		t.Errorf("%d games written, want the 3 with a result", n)
+	}
+	var out bytes.Buffer
+	res.Write(&out)
+	if !strings.Contains(out.String(), "in 3 games") || !strings.Contains(out.String(), "1 games ended by an engine error, not scored:\n  "+comments[0]+"\n") {
+		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// An engine that never answers the handshake fails the match after the handshake timeout,
+// with an error saying so.
+func TestRunHandshakeTimeout(t *testing.T) {
+	opt := Options{A: mustParse(t, "depth=1"), B: External("cat", 0), Openings: RandomOpenings(1, 1, 8), Concurrency: 2,
+		HandshakeTimeout: 200 * time.Millisecond}
+	start := time.Now()
+	_, err := Run(context.Background(), opt)
+	if err == nil || !strings.Contains(err.Error(), `engine B: "cat" did not answer the NBoard handshake: no answer to "ping 1" within 200ms`) {
+		t.Fatalf("Run with cat as engine B: %v", err)
+	}
+	t.Logf("failed after %v", time.Since(start).Round(time.Millisecond))
 }

@@ -3,6 +3,7 @@ package match
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -14,15 +15,42 @@ import (
 
 // nboardPlayer drives an external engine through the NBoard protocol (version 2): the game so
 // far goes as GGF in "set game", then "go" asks for a move, answered by "=== MOVE[/eval/time]".
-// "ping n" / "pong n" keeps the two sides in step.
+// "ping n" / "pong n" keeps the two sides in step; the handshake timeout bounds the wait for a
+// pong, at the start and before each move.
 type nboardPlayer struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	lines chan string
-	ping  int
+	cmd       *exec.Cmd
+	in        io.WriteCloser
+	lines     chan string
+	ping      int
+	handshake time.Duration
+	// exited is closed once the engine's output has ended and the process has been waited
+	// for; waitErr is then its exit status.
+	exited  chan struct{}
+	waitErr error
 }
 
-func startNBoard(cmdline string, depth int) (*nboardPlayer, error) {
+// DefaultHandshakeTimeout bounds the wait for an external engine's answer to a ping when
+// Options.HandshakeTimeout is 0.
+const DefaultHandshakeTimeout = 10 * time.Second
+
+// exitedError is how an engine that is gone is reported: "exited (status 3)".
+type exitedError struct{ err error }
+
+func (e *exitedError) Error() string {
+	var ee *exec.ExitError
+	switch {
+	case e.err == nil:
+		return "exited (status 0)"
+	case errors.As(e.err, &ee) && ee.Exited():
+		return fmt.Sprintf("exited (status %d)", ee.ExitCode())
+	}
+	return fmt.Sprintf("exited (%v)", e.err)
+}
+
+func startNBoard(cmdline string, depth int, handshake time.Duration) (*nboardPlayer, error) {
+	if handshake <= 0 {
+		handshake = DefaultHandshakeTimeout
+	}
 	cmd := exec.Command("sh", "-c", cmdline)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -33,9 +61,9 @@ func startNBoard(cmdline string, depth int) (*nboardPlayer, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("external engine %q: %v", cmdline, err)
+		return nil, fmt.Errorf("%q: %v", cmdline, err)
 	}
-	p := &nboardPlayer{cmd: cmd, in: in, lines: make(chan string, 64)}
+	p := &nboardPlayer{cmd: cmd, in: in, lines: make(chan string, 64), handshake: handshake, exited: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -43,47 +71,65 @@ func startNBoard(cmdline string, depth int) (*nboardPlayer, error) {
 			p.lines <- sc.Text()
 		}
 		close(p.lines)
+		p.waitErr = cmd.Wait()
+		close(p.exited)
 	}()
-	if err := p.send("nboard 2"); err != nil {
-		return nil, err
+	err = p.send("nboard 2")
+	if err == nil && depth > 0 {
+		err = p.send(fmt.Sprintf("set depth %d", depth))
 	}
-	if depth > 0 {
-		if err := p.send(fmt.Sprintf("set depth %d", depth)); err != nil {
-			return nil, err
-		}
+	if err == nil {
+		err = p.sync(context.Background())
 	}
-	if err := p.sync(context.Background(), time.Minute); err != nil {
+	if err != nil {
 		p.close()
-		return nil, fmt.Errorf("external engine %q: %v", cmdline, err)
+		var ex *exitedError
+		if errors.As(err, &ex) {
+			return nil, fmt.Errorf("%q %v at its start", cmdline, err)
+		}
+		return nil, fmt.Errorf("%q did not answer the NBoard handshake: %v; is it an NBoard engine?", cmdline, err)
 	}
 	return p, nil
 }
 
+// gone turns an error in talking to the engine (a broken pipe, its output ended) into
+// exitedError when the engine has exited, giving it a moment to.
+func (p *nboardPlayer) gone(err error) error {
+	select {
+	case <-p.exited:
+		return &exitedError{p.waitErr}
+	case <-time.After(time.Second):
+		return err
+	}
+}
+
 func (p *nboardPlayer) send(line string) error {
-	_, err := io.WriteString(p.in, line+"\n")
-	return err
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		return p.gone(err)
+	}
+	return nil
 }
 
 // sync sends a ping and reads until its pong, dropping whatever came before.
-func (p *nboardPlayer) sync(ctx context.Context, limit time.Duration) error {
+func (p *nboardPlayer) sync(ctx context.Context) error {
 	p.ping++
 	if err := p.send(fmt.Sprintf("ping %d", p.ping)); err != nil {
 		return err
 	}
 	want := fmt.Sprintf("pong %d", p.ping)
-	timer := time.NewTimer(limit)
+	timer := time.NewTimer(p.handshake)
 	defer timer.Stop()
 	for {
 		select {
 		case line, ok := <-p.lines:
 			if !ok {
-				return fmt.Errorf("engine exited")
+				return p.gone(errors.New("its output ended"))
 			}
 			if strings.TrimSpace(line) == want {
 				return nil
 			}
 		case <-timer.C:
-			return fmt.Errorf("no %q within %v", want, limit)
+			return fmt.Errorf("no answer to \"ping %d\" within %v", p.ping, p.handshake)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -91,7 +137,7 @@ func (p *nboardPlayer) sync(ctx context.Context, limit time.Duration) error {
 }
 
 func (p *nboardPlayer) move(ctx context.Context, b board.Board, history []board.Square, clock, _ time.Duration) (board.Square, error) {
-	if err := p.sync(ctx, time.Minute); err != nil {
+	if err := p.sync(ctx); err != nil {
 		return board.NoSquare, err
 	}
 	g := gameRecord(history, nil)
@@ -112,7 +158,7 @@ func (p *nboardPlayer) move(ctx context.Context, b board.Board, history []board.
 		select {
 		case line, ok := <-p.lines:
 			if !ok {
-				return board.NoSquare, fmt.Errorf("engine exited")
+				return board.NoSquare, p.gone(errors.New("its output ended"))
 			}
 			rest, found := strings.CutPrefix(strings.TrimSpace(line), "===")
 			if !found {
@@ -136,15 +182,17 @@ func (p *nboardPlayer) move(ctx context.Context, b board.Board, history []board.
 }
 
 func (p *nboardPlayer) close() error {
+	go func() {
+		for range p.lines { // what it still says is not read: let it end
+		}
+	}()
 	p.send("quit")
 	p.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
 	select {
-	case err := <-done:
-		return err
+	case <-p.exited:
 	case <-time.After(2 * time.Second):
 		p.cmd.Process.Kill()
-		return <-done
+		<-p.exited
 	}
+	return p.waitErr
 }

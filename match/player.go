@@ -190,9 +190,14 @@ func ParseEngine(text string) (Spec, error) {
 	return sp, nil
 }
 
-func (sp Spec) newPlayer() (player, error) {
+// newPlayer starts the player; handshake bounds an external engine's answer to a ping.
+func (sp Spec) newPlayer(handshake time.Duration) (player, error) {
 	if sp.external != "" {
-		return startNBoard(sp.external, sp.depth)
+		p, err := startNBoard(sp.external, sp.depth, handshake)
+		if err != nil {
+			return nil, err // not a nil *nboardPlayer in a non-nil interface
+		}
+		return p, nil
 	}
 	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim, book: sp.book}, nil
 }

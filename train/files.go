@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -56,19 +57,28 @@ func WritePositionsFile(path string, ps []Position) error {
 }
 
 // ReadRelabelCacheFile sets the exact labels of games from the cache file at path
-// (ReadRelabelCache). It reports false, with no error, when the file cannot be opened (no
-// cache yet), and false with the error when the file is not a cache of these games at this
-// depth; the games must then be relabelled.
-func ReadRelabelCacheFile(path string, games []Game, depth int) (bool, error) {
-	f, err := os.Open(path)
+// (ReadRelabelCache) and reports whether it did. When it did not, err says why (nil: there is
+// no file yet), and replaceable whether the cache written after solving may take the file's
+// place: there is no file, or it is a cache of these same games (for another depth, or
+// damaged). A file that is not a relabelling cache (a game file named by mistake) or is the
+// cache of other games is not replaceable; neither is one that cannot be read.
+func ReadRelabelCacheFile(path string, games []Game, depth int) (cached, replaceable bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, true, nil
+	}
 	if err != nil {
-		return false, nil
+		return false, false, err
 	}
-	defer f.Close()
-	if err := ReadRelabelCache(f, games, depth); err != nil {
-		return false, err
+	if _, n, h, ok := cacheHeader(data); !ok {
+		return false, false, fmt.Errorf("train: not a relabelling cache")
+	} else if n != len(games) || h != gamesHash(games) {
+		return false, false, fmt.Errorf("train: relabelling cache is for other games (%d games)", n)
 	}
-	return true, nil
+	if err := ReadRelabelCache(bytes.NewReader(data), games, depth); err != nil {
+		return false, true, err
+	}
+	return true, true, nil
 }
 
 // WriteRelabelCacheFile writes the exact labels of games to the cache file at path

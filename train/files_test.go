@@ -42,8 +42,9 @@ func TestPositionFiles(t *testing.T) {
 	}
 }
 
-// The cache file holds what the in-memory cache holds; no file is no cache, and a cache of
-// other games is refused with the games unchanged.
+// The cache file holds what the in-memory cache holds; no file is no cache, and a cache for
+// another depth is refused with the games unchanged. Only no file or a cache of the same
+// games may be replaced by a new cache.
 func TestRelabelCacheFile(t *testing.T) {
 	games := fixtureGames(t)[:20]
 	solved := append([]Game(nil), games...)
@@ -51,14 +52,14 @@ func TestRelabelCacheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "labels.gtx")
-	if ok, err := ReadRelabelCacheFile(path, append([]Game(nil), games...), 6); ok || err != nil {
-		t.Fatalf("no file: %v, %v; want false, nil", ok, err)
+	if ok, repl, err := ReadRelabelCacheFile(path, append([]Game(nil), games...), 6); ok || !repl || err != nil {
+		t.Fatalf("no file: %v, %v, %v; want false, true, nil", ok, repl, err)
 	}
 	if err := WriteRelabelCacheFile(path, solved, 6); err != nil {
 		t.Fatal(err)
 	}
 	got := append([]Game(nil), games...)
-	if ok, err := ReadRelabelCacheFile(path, got, 6); !ok || err != nil {
+	if ok, _, err := ReadRelabelCacheFile(path, got, 6); !ok || err != nil {
 		t.Fatalf("cache: %v, %v", ok, err)
 	}
 	for i := range got {
@@ -67,8 +68,16 @@ func TestRelabelCacheFile(t *testing.T) {
 		}
 	}
 	other := append([]Game(nil), games...)
-	if ok, err := ReadRelabelCacheFile(path, other, 7); ok || err == nil || other[0].ExactDepth != games[0].ExactDepth {
-		t.Errorf("another depth: %v, %v", ok, err)
+	if ok, repl, err := ReadRelabelCacheFile(path, other, 7); ok || !repl || err == nil || other[0].ExactDepth != games[0].ExactDepth {
+		t.Errorf("another depth: %v, %v, %v", ok, repl, err)
+	}
+	if ok, repl, err := ReadRelabelCacheFile(path, other[1:], 6); ok || repl || err == nil {
+		t.Errorf("other games: %v, %v, %v; want not replaceable", ok, repl, err)
+	}
+	text := filepath.Join(filepath.Dir(path), "notes.txt")
+	os.WriteFile(text, []byte("not a cache"), 0o644)
+	if ok, repl, err := ReadRelabelCacheFile(text, other, 6); ok || repl || err == nil {
+		t.Errorf("a text file: %v, %v, %v; want not replaceable", ok, repl, err)
 	}
 	if err := WriteRelabelCacheFile(filepath.Join(path, "x"), solved, 6); err == nil {
 		t.Error("unwritable cache: no error")

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -51,6 +52,50 @@ type Config struct {
 // DefaultConfig is the configuration of the shipped weights.
 func DefaultConfig() Config {
 	return Config{Epochs: 80, Rate: 0.06, Momentum: 0.9, Ridge: 10, Smooth: 1, Backoff: true, Workers: 2, Seed: 1}
+}
+
+// Validate says in words what is wrong with a configuration, one line per setting out of its
+// range (the settings named as othello train's flags name them), or nil.
+func (cfg Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	if cfg.Epochs < 1 {
+		bad("epochs %d: want at least 1 pass of gradient descent per stage", cfg.Epochs)
+	}
+	if !finite(cfg.Rate) || cfg.Rate <= 0 {
+		bad("rate %v: want a step size above 0 (a fraction of the diagonal-Newton step; %v by default)", cfg.Rate, DefaultConfig().Rate)
+	}
+	if !(cfg.Momentum >= 0 && cfg.Momentum < 1) {
+		bad("momentum %v: want a value from 0 up to, but not including, 1", cfg.Momentum)
+	}
+	if !finite(cfg.Ridge) || cfg.Ridge < 0 {
+		bad("ridge %v: want a penalty of 0 or more (in positions)", cfg.Ridge)
+	}
+	if cfg.Smooth < 0 || cfg.Smooth > 60 {
+		bad("smooth %d: want 0 to 60 moves before and after a stage", cfg.Smooth)
+	}
+	if cfg.Workers < 0 {
+		bad("workers %d: want at least 1 (0 counts as 1)", cfg.Workers)
+	}
+	if cfg.PotMobility && !cfg.Mobility {
+		bad("potmobility needs mobility: the potential mobility features come after the mobility ones")
+	}
+	if cfg.PositionWeight < 0 {
+		bad("positions-weight %d: want 1 or more (0 counts as 1)", cfg.PositionWeight)
+	}
+	if len(cfg.Extra) > 10 {
+		bad("extra pattern of %d squares: want at most 10", len(cfg.Extra))
+	}
+	var seen uint64
+	for _, sq := range cfg.Extra {
+		if sq < 0 || sq > 63 || seen&sq.Bit() != 0 {
+			bad("extra pattern: square %d is off the board or repeated", sq)
+			break
+		}
+		seen |= sq.Bit()
+	}
+	return errors.Join(errs...)
 }
 
 // sampleSet holds labelled positions: for each position its k feature indices (the
@@ -255,9 +300,8 @@ type Progress func(EpochStats)
 // validation games (which may be empty). Stages are trained one after the other; the
 // positions of one stage are spread over cfg.Workers goroutines.
 func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, error) {
-	if cfg.Epochs < 0 || cfg.Rate <= 0 || cfg.Ridge < 0 || cfg.Smooth < 0 || cfg.Momentum < 0 || cfg.Momentum >= 1 ||
-		cfg.PotMobility && !cfg.Mobility {
-		return nil, fmt.Errorf("train: bad configuration %+v", cfg)
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
 	}
 	if cfg.Workers < 1 {
 		cfg.Workers = 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/othellogo/othello/board"
@@ -62,10 +63,10 @@ func TestSampleMPC(t *testing.T) {
 			t.Errorf("position with %d empties, moves %v", p.NumEmpties(), p.LegalMoves() != 0)
 		}
 	}
-	done := 0
-	samples := MPCSamples(context.Background(), cfg, a, 3, 2, func() { done++ })
-	if len(samples) != len(a) || done != len(a) {
-		t.Fatalf("%d samples, %d done, of %d positions", len(samples), done, len(a))
+	var done atomic.Int64 // done is called from every worker
+	samples := MPCSamples(context.Background(), cfg, a, 3, 2, func() { done.Add(1) })
+	if len(samples) != len(a) || done.Load() != int64(len(a)) {
+		t.Fatalf("%d samples, %d done, of %d positions", len(samples), done.Load(), len(a))
 	}
 	for i, s := range samples {
 		if s.Empties != a[i].NumEmpties() || len(s.Values) != 4 {

@@ -117,6 +117,16 @@ func WriteRelabelCache(w io.Writer, games []Game, depth int) error {
 	return bw.Flush()
 }
 
+// cacheHeader reads the header of a relabelling cache: its depth, number of games and hash of
+// the games; ok is false when data does not start as a cache does.
+func cacheHeader(data []byte) (depth, games int, hash uint64, ok bool) {
+	if len(data) < 20 || string(data[:4]) != cacheMagic {
+		return 0, 0, 0, false
+	}
+	le := binary.LittleEndian
+	return int(le.Uint32(data[4:])), int(le.Uint32(data[8:])), le.Uint64(data[12:]), true
+}
+
 // ReadRelabelCache sets the exact labels of games from a cache written by WriteRelabelCache
 // for the same games and depth; anything else (other games, another depth, a short or
 // corrupt file) is an error and leaves games unchanged.
@@ -125,10 +135,10 @@ func ReadRelabelCache(r io.Reader, games []Game, depth int) error {
 	if err != nil {
 		return err
 	}
-	if len(data) < 20 || string(data[:4]) != cacheMagic {
+	d, n, h, ok := cacheHeader(data)
+	if !ok {
 		return fmt.Errorf("train: not a relabelling cache")
 	}
-	d, n, h := int(binary.LittleEndian.Uint32(data[4:])), int(binary.LittleEndian.Uint32(data[8:])), binary.LittleEndian.Uint64(data[12:])
 	switch {
 	case d != depth:
 		return fmt.Errorf("train: relabelling cache is for %d empties, want %d", d, depth)

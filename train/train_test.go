@@ -581,3 +581,38 @@ func fixtureGames(t testing.TB) []Game {
 	}
 	return games
 }
+
+// Validate names every setting out of its range in words; Fit refuses such a configuration.
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatalf("default configuration: %v", err)
+	}
+	for want, change := range map[string]func(*Config){
+		"epochs 0":            func(c *Config) { c.Epochs = 0 },
+		"rate -5":             func(c *Config) { c.Rate = -5 },
+		"rate NaN":            func(c *Config) { c.Rate = math.NaN() },
+		"momentum 1.5":        func(c *Config) { c.Momentum = 1.5 },
+		"momentum NaN":        func(c *Config) { c.Momentum = math.NaN() },
+		"ridge -1":            func(c *Config) { c.Ridge = -1 },
+		"smooth 61":           func(c *Config) { c.Smooth = 61 },
+		"workers -1":          func(c *Config) { c.Workers = -1 },
+		"potmobility":         func(c *Config) { c.PotMobility, c.Mobility = true, false },
+		"positions-weight -2": func(c *Config) { c.PositionWeight = -2 },
+		"square 70":           func(c *Config) { c.Extra = []board.Square{1, 70} },
+	} {
+		cfg := DefaultConfig()
+		change(&cfg)
+		err := cfg.Validate()
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "{") {
+			t.Errorf("%s: %v", want, err)
+		}
+		if _, ferr := Fit(nil, nil, cfg, nil); ferr == nil || !strings.Contains(ferr.Error(), want) {
+			t.Errorf("Fit with %s: %v", want, ferr)
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.Rate, cfg.Epochs = -1, -1
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "rate -1") || !strings.Contains(err.Error(), "epochs -1") {
+		t.Errorf("two bad settings: %v, want both named", err)
+	}
+}

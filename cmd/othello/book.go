@@ -24,7 +24,7 @@ func bookCommands() map[string]command {
 		"build":   {"add game lines (WTHOR .wtb, GGF, transcripts) and search the moves leaving the book", cmdBookBuild},
 		"deviate": {"add the best unexplored moves within a margin of the best, and search them", cmdBookDeviate},
 		"extend":  {"lengthen every line by its best move, and search the new positions", cmdBookExtend},
-		"fix":     {"re-propagate values by negamax", cmdBookFix},
+		"fix":     {"re-propagate values by negamax (and drop positions no game reaches)", cmdBookFix},
 		"stats":   {"positions, moves, depths, size", cmdBookStats},
 		"show":    {"a position's book moves with values (position or transcript)", cmdBookShow},
 		"export":  {"write the book as text: transcript, value, depth, games per line", cmdBookExport},
@@ -137,6 +137,10 @@ func parseBookFlags(env *cmdEnv, fs *flag.FlagSet, args []string, path *string, 
 	if err := needBook(*path); err != nil {
 		return err
 	}
+	// The book is replaced by a rename: its directory must take new files.
+	if err := checkWritable("--book", *path, false); err != nil {
+		return err
+	}
 	if sf != nil {
 		return sf.check()
 	}
@@ -168,42 +172,75 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want game files, --moves 0-60, a non-negative --games and --min-games of at least 1")}
 	}
-	bk, err := book.LoadOrNew(*path)
-	if err != nil {
-		return err
-	}
-	games, err := book.ReadGameFiles(fs.Args())
+	games, err := readBookGames(env, fs.Args())
 	if err != nil {
 		return err
 	}
 	if *maxGames > 0 && len(games) > *maxGames {
 		games = games[:*maxGames]
 	}
-	added, err := bk.AddGames(games, *moves, *minGames)
+	job, err := startJob(env, *path, book.BuildWork(games, *moves, *minGames))
 	if err != nil {
 		return err
 	}
-	env.log.Info().Int("games", len(games)).Int("new_positions", added).Int("positions", bk.Len()).Msg("lines added")
 	return sf.run(env, "book build", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
-		n, err := bk.Evaluate(ctx, s, opt)
-		return saveReport(env, bk, *path, n, time.Since(start), err)
+		added, n, err := job.Run(ctx, s, opt)
+		env.log.Info().Int("games", len(games)).Int("new_positions", added).Int("positions", job.Book.Len()).Msg("lines added")
+		return saveReport(env, job, n, time.Since(start), err)
 	})
 }
 
-// saveReport saves the book (also after an interruption: the book is consistent) and prints
-// what was done.
-func saveReport(env *cmdEnv, bk *book.Book, path string, leaves int, el time.Duration, searchErr error) error {
-	if err := bk.Save(path); err != nil {
+// startJob starts the work on the book file, saying when it goes on with an interrupted run
+// of the same work, or forgets another one.
+func startJob(env *cmdEnv, path string, w book.Work) (*book.Job, error) {
+	job, err := book.StartJob(path, w)
+	if err != nil {
+		return nil, err
+	}
+	if job.Replaced != "" {
+		env.log.Warn().Msgf("%s: an unfinished %s is recorded; it is not resumed by this other work (what it added stays in the book; run again, it would add it twice)", path, job.Replaced)
+	}
+	if job.Resumed > 0 {
+		env.log.Info().Int("steps_done", job.Resumed).Msgf("going on with the interrupted %s", w)
+	}
+	return job, nil
+}
+
+// readBookGames reads the games of the files; a game the book cannot take (a start position
+// with fewer than 4 discs) is skipped with a warning naming it.
+func readBookGames(env *cmdEnv, paths []string) ([]book.Game, error) {
+	games, err := book.ReadGameFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	games, skipped := book.ValidGames(games)
+	for _, e := range skipped {
+		env.log.Warn().Msgf("%v: game skipped", e)
+	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("no game the book can take in %s", strings.Join(paths, ", "))
+	}
+	return games, nil
+}
+
+// saveReport saves the book of a job (also after an interruption: the book is consistent, and
+// the job's record says what is done) and prints what was done.
+func saveReport(env *cmdEnv, job *book.Job, leaves int, el time.Duration, searchErr error) error {
+	save := job.Finish
+	if searchErr != nil {
+		save = job.Save
+	}
+	if err := save(); err != nil {
 		return err
 	}
-	st := bk.Stats()
+	st := job.Book.Stats()
 	per := "-"
 	if leaves > 0 {
 		per = fmt.Sprintf("%.2f s", el.Seconds()*1000/float64(leaves))
 	}
 	fmt.Fprintf(env.stdout, "%s: %d positions, %d bytes; %d leaves searched in %.1f s (%s per 1000 leaves)\n",
-		path, st.Positions, st.FileBytes, leaves, el.Seconds(), per)
+		job.Path(), st.Positions, st.FileBytes, leaves, el.Seconds(), per)
 	return searchErr
 }
 
@@ -217,15 +254,15 @@ func cmdBookDeviate(env *cmdEnv, args []string) error {
 	if err := parseBookFlags(env, fs, args, path, &sf); err != nil {
 		return err
 	}
-	bk, err := book.Load(*path)
+	job, err := startJob(env, *path, book.DeviateWork(*margin, *moves, *limit))
 	if err != nil {
 		return err
 	}
 	return sf.run(env, "book deviate", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
-		added, n, err := bk.Deviate(ctx, s, opt, *margin, *moves, *limit)
+		added, n, err := job.Run(ctx, s, opt)
 		fmt.Fprintf(env.stdout, "%d positions added\n", added)
-		return saveReport(env, bk, *path, n, time.Since(start), err)
+		return saveReport(env, job, n, time.Since(start), err)
 	})
 }
 
@@ -238,15 +275,15 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 	if err := parseBookFlags(env, fs, args, path, &sf); err != nil {
 		return err
 	}
-	bk, err := book.Load(*path)
+	job, err := startJob(env, *path, book.ExtendWork(*moves, *rounds))
 	if err != nil {
 		return err
 	}
 	return sf.run(env, "book extend", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
-		added, leaves, err := bk.ExtendRounds(ctx, s, opt, *moves, *rounds)
+		added, leaves, err := job.Run(ctx, s, opt)
 		fmt.Fprintf(env.stdout, "%d positions added\n", added)
-		return saveReport(env, bk, *path, leaves, time.Since(start), err)
+		return saveReport(env, job, leaves, time.Since(start), err)
 	})
 }
 
@@ -256,9 +293,12 @@ func cmdBookFix(env *cmdEnv, args []string) error {
 	if err := parseBookFlags(env, fs, args, path, nil); err != nil {
 		return err
 	}
-	bk, err := book.Load(*path)
+	bk, dropped, err := book.LoadRepair(*path)
 	if err != nil {
 		return err
+	}
+	if dropped > 0 {
+		env.log.Warn().Int("positions", dropped).Msg("left out positions no game reaches (fewer than 4 discs), written by an earlier version from a game with a bad start position")
 	}
 	changed := bk.Fix()
 	fmt.Fprintf(env.stdout, "%d positions changed value\n", changed)
@@ -390,6 +430,12 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
+	if *out != "" && *path != "" && sameFile(*out, *path) {
+		return exitError{2, fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", *out)}
+	}
+	if err := checkWritable("-o", *out, true); err != nil {
+		return err
+	}
 	bk, err := openForReading(*path)
 	if err != nil {
 		return err
@@ -412,6 +458,16 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 		env.log.Warn().Int("positions", unreachable).Msg("positions not reachable from the start position were not exported")
 	}
 	return nil
+}
+
+// sameFile reports whether the paths name one existing file (also through links).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func cmdBookImport(env *cmdEnv, args []string) error {
@@ -471,23 +527,23 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want game files and --moves 0-60")}
 	}
-	bk, err := book.LoadOrNew(*path)
+	games, err := readBookGames(env, fs.Args())
 	if err != nil {
 		return err
 	}
-	games, err := book.ReadGameFiles(fs.Args())
+	job, err := startJob(env, *path, book.LearnWork(games, *moves))
 	if err != nil {
 		return err
 	}
 	return sf.run(env, "book learn", func(ctx context.Context, s book.Searcher, opt book.Options) error {
 		start := time.Now()
-		added, leaves, err := bk.LearnGames(ctx, s, games, *moves, opt)
+		added, leaves, err := job.Run(ctx, s, opt)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}
 		if err == nil {
 			fmt.Fprintf(env.stdout, "%d games learned, %d positions added\n", len(games), added)
 		}
-		return saveReport(env, bk, *path, leaves, time.Since(start), err)
+		return saveReport(env, job, leaves, time.Since(start), err)
 	})
 }

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/search"
 )
 
 // TestBookCommands runs the book's life cycle through the binary with the real engine at a
@@ -105,5 +111,119 @@ func TestBookCommandErrors(t *testing.T) {
 	// The embedded default book is valid.
 	if code, out, errOut := runCmd(t, "", "book", "stats"); code != 0 || !strings.Contains(out, "embedded book") {
 		t.Errorf("stats of the embedded book: code %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// A game whose start position has fewer than 4 discs is skipped, with a warning naming it,
+// by book learn and book build: the other games are learned and the book stays readable.
+func TestBookSkipsImpossibleStart(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile("../../book/testdata/learn.ggf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := "(;GM[Othello]PC[test]PB[a]PW[b]TY[8]RE[?]BO[8 ---------------------------O-------*---------------------------- *]B[d3];)\n"
+	games := filepath.Join(dir, "mixed.ggf")
+	os.WriteFile(games, append(append([]byte(bad), good...), bad...), 0o644)
+	for _, cmd := range []string{"learn", "build"} {
+		bk := filepath.Join(dir, cmd+".book")
+		code, out, errOut := runCmd(t, "", "book", cmd, "--book", bk, "--depth", "1", "--tt", "1", games)
+		if code != 0 || !strings.Contains(errOut, "mixed.ggf: game 1") || !strings.Contains(errOut, "mixed.ggf: game 3") ||
+			!strings.Contains(errOut, "fewer than 4 discs") {
+			t.Errorf("%s: code %d, want 0 and warnings naming games 1 and 3\n%s\n%s", cmd, code, out, errOut)
+		}
+		if code, out, errOut := runCmd(t, "", "book", "show", "--book", bk, "f5f6e6f4"); code != 0 || !strings.Contains(out, "book value") {
+			t.Errorf("%s: the book after it: code %d\n%s\n%s", cmd, code, out, errOut)
+		}
+	}
+}
+
+// book export -o onto the book file itself is refused, and the book is left as it was.
+func TestBookExportOntoItself(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "b.book")
+	if code, _, errOut := runCmd(t, "", "book", "learn", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/learn.ggf"); code != 0 {
+		t.Fatalf("learn: %s", errOut)
+	}
+	before, _ := os.ReadFile(bk)
+	for _, out := range []string{bk, filepath.Join(dir, ".", "b.book")} {
+		code, _, errOut := runCmd(t, "", "book", "export", "--book", bk, "-o", out)
+		if code != 2 || !strings.Contains(errOut, "is the book file") {
+			t.Errorf("export -o %s: code %d, %q; want a refusal", out, code, errOut)
+		}
+	}
+	if after, _ := os.ReadFile(bk); string(after) != string(before) {
+		t.Error("the book file changed")
+	}
+}
+
+// nullSearcher stands for an engine in a run cut short before any search.
+type nullSearcher struct{}
+
+func (nullSearcher) Search(context.Context, board.Board, search.Limits, func(search.Info)) search.Result {
+	return search.Result{}
+}
+
+// book extend run again after an interruption goes on with the recorded round instead of
+// doing another: the book is the one of a run that was not interrupted.
+func TestBookExtendResumes(t *testing.T) {
+	dir := t.TempDir()
+	whole, resumed := filepath.Join(dir, "whole.book"), filepath.Join(dir, "resumed.book")
+	for _, bk := range []string{whole, resumed} {
+		if code, _, errOut := runCmd(t, "", "book", "learn", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/learn.ggf"); code != 0 {
+			t.Fatalf("learn: %s", errOut)
+		}
+	}
+	extend := func(bk string) string {
+		code, out, errOut := runCmd(t, "", "book", "extend", "--book", bk, "--moves", "12", "--rounds", "1", "--depth", "1", "--tt", "1")
+		if code != 0 {
+			t.Fatalf("extend: code %d\n%s\n%s", code, out, errOut)
+		}
+		return out + errOut
+	}
+	if out := extend(whole); !regexp.MustCompile(`(?m)^[1-9]\d* positions added`).MatchString(out) {
+		t.Fatalf("the uninterrupted extension added nothing:\n%s", out)
+	}
+	// The interrupted run: the round's positions added, nothing searched, saved.
+	job, err := book.StartJob(resumed, book.ExtendWork(12, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := job.Run(ctx, nullSearcher{}, book.Options{Depth: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	if err := job.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if out := extend(resumed); !strings.Contains(out, "going on with the interrupted book extend") || !strings.Contains(out, "0 positions added") {
+		t.Errorf("extend run again:\n%s", out)
+	}
+	a, _ := os.ReadFile(whole)
+	b, _ := os.ReadFile(resumed)
+	if !bytes.Equal(a, b) {
+		t.Errorf("the resumed extension (%d bytes) differs from the uninterrupted one (%d bytes)", len(b), len(a))
+	}
+	if _, err := os.Stat(resumed + ".progress"); !os.IsNotExist(err) {
+		t.Errorf("progress file left after the work is done: %v", err)
+	}
+}
+
+// A book file that cannot be written is refused before any search.
+func TestBookRefusesUnwritablePathUpFront(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "no", "such", "dir", "b.book")
+	for _, args := range [][]string{
+		{"book", "build", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/book-games.txt"},
+		{"book", "learn", "--book", bk, "--depth", "1", "--tt", "1", "../../book/testdata/learn.ggf"},
+		{"book", "import", "--book", bk, "../../book/testdata/book-games.txt"},
+		{"book", "build", "--book", dir, "--depth", "1", "--tt", "1", "../../book/testdata/book-games.txt"},
+		{"book", "export", "-o", filepath.Join(dir, "no", "t.txt")},
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, "cannot write") || strings.Contains(stderr, "searching with") {
+			t.Errorf("%v: code %d, stderr %q; want a usage error before any search", args, code, stderr)
+		}
 	}
 }

@@ -28,10 +28,11 @@ func cmdMatch(env *cmdEnv, args []string) error {
 	inc := fs.Duration("inc", 0, "increment added to a side's clock after each of its moves")
 	clockA := fs.Duration("a-clock", 0, "A's game clock alone (0: -clock); with no -clock, B plays by its own limits (an external engine's depth)")
 	clockB := fs.Duration("b-clock", 0, "B's game clock alone (0: -clock)")
-	ggfPath := fs.String("ggf", "", "write the games to this GGF file")
+	handshake := fs.Duration("handshake-timeout", match.DefaultHandshakeTimeout, "how long an external engine may take to answer a ping, at its start and before each move")
+	ggfPath := fs.String("ggf", "", "write the games to this GGF file (not those ended by an engine error)")
 	noBar := fs.Bool("no-progress", false, "no progress bar")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello match [options]\n\nPlays A against B from each opening twice, colours swapped, and prints wins/draws/losses,\nscore, Elo difference with its 95%% interval and mean disc difference, from A's view.\nOptions:\n")
+		fmt.Fprintf(env.stderr, "usage: othello match [options]\n\nPlays A against B from each opening twice, colours swapped, and prints wins/draws/losses,\nscore, Elo difference with its 95%% interval and mean disc difference, from A's view.\nA game an external engine fails in (it exits or stops answering) is listed apart, not\nscored, and makes the command exit 1; the engine is restarted for the next game, up to\n%d times. Options:\n", match.MaxRestarts)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(env, fs, args); err != nil {
@@ -41,10 +42,10 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if *concurrency < 1 || *nOpen < 0 || *skip < 0 || *random < 0 || *clock < 0 || *inc < 0 || *clockA < 0 || *clockB < 0 {
-		return exitError{2, fmt.Errorf("concurrency must be at least 1; counts and times non-negative")}
+	if *concurrency < 1 || *nOpen < 0 || *skip < 0 || *random < 0 || *clock < 0 || *inc < 0 || *clockA < 0 || *clockB < 0 || *handshake <= 0 {
+		return exitError{2, fmt.Errorf("concurrency must be at least 1; counts and times non-negative, the handshake timeout positive")}
 	}
-	opt := match.Options{Concurrency: *concurrency, Clocks: [2]time.Duration{*clock, *clock}, Increment: *inc}
+	opt := match.Options{Concurrency: *concurrency, Clocks: [2]time.Duration{*clock, *clock}, Increment: *inc, HandshakeTimeout: *handshake}
 	var err error
 	if opt.A, err = match.ParseEngine(*specA); err != nil {
 		return exitError{2, err}
@@ -82,7 +83,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		bar = newBar(env, 2*len(opt.Openings), "match")
 	}
 	opt.Progress = func(g match.Game) {
-		if g.Forfeit {
+		if g.Forfeit || g.Error {
 			env.log.Warn().Int("game", g.Number).Str("loser", map[bool]string{true: "A", false: "B"}[g.LoserIsA]).Msg(g.Comment)
 		}
 		if bar != nil {
@@ -97,5 +98,8 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		return err
 	}
 	res.Write(env.stdout)
+	if n := len(res.Errors); n > 0 {
+		return fmt.Errorf("%d games ended by an engine error (listed above); they are not in the score", n)
+	}
 	return nil
 }

@@ -35,6 +35,12 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
+	if err := checkWritable("-store", *store, true); err != nil {
+		return err
+	}
+	if err := checkWritable("-out", *out, true); err != nil {
+		return err
+	}
 	if *from != "" {
 		if fs.NArg() != 0 || *store == "" {
 			return exitError{2, fmt.Errorf("-from needs -store and no arguments")}

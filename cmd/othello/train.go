@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	seed := fs.Uint64("seed", def.Seed, "random seed (order of the games between workers)")
 	exact := fs.Int("exact", 12, "relabel the positions with at most this many empties by exact solves (0: off)")
 	exactTT := fs.Int("exact-tt", 32, "transposition table of each relabelling solver, MiB")
-	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving")
+	exactCache := fs.String("exact-cache", "", "file of the exact labels: read when it holds these games' solves at this depth, else written after solving (replacing only a cache of these games)")
+	force := fs.Bool("force", false, "with -exact-cache: replace the file even when it is not a relabelling cache of these games")
 	positions := fs.String("positions", "", "comma-separated files of labelled positions (othello label) to train on along with the games")
 	posWeight := fs.Int("positions-weight", 1, "count each labelled position this many times")
 	empBias := fs.Bool("empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
@@ -45,9 +47,6 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want at least one PATH of training games")}
 	}
-	if *potMobility && !*mobility {
-		return exitError{2, fmt.Errorf("-potmobility needs -mobility")}
-	}
 	base := strings.TrimSuffix(*out, filepath.Ext(*out))
 	if *plotPath == "" {
 		*plotPath = base + ".png"
@@ -56,7 +55,18 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		*logPath = base + ".csv"
 	}
 	cfg := train.Config{Epochs: *epochs, Rate: *rate, Momentum: *momentum, Ridge: *ridge, Smooth: *smooth,
-		Backoff: *backoff, Workers: *workers, Seed: *seed, Mobility: *mobility, PotMobility: *potMobility}
+		Backoff: *backoff, Workers: *workers, Seed: *seed, Mobility: *mobility, PotMobility: *potMobility, PositionWeight: *posWeight}
+	if err := cfg.Validate(); err != nil {
+		return exitError{2, err}
+	}
+	if *exact < 0 || *exact > train.MaxExactDepth || *exactTT < 1 {
+		return exitError{2, fmt.Errorf("exact %d, exact-tt %d: want 0 (off) to %d empties and a table of at least 1 MiB", *exact, *exactTT, train.MaxExactDepth)}
+	}
+	for _, o := range []struct{ flag, path string }{{"-o", *out}, {"-plot", *plotPath}, {"-log", *logPath}, {"-exact-cache", *exactCache}} {
+		if err := checkWritable(o.flag, o.path, true); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 
 	exclude := map[string]bool{}
@@ -91,11 +101,15 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		all := append(games, val...)
 		cached := false
 		if *exactCache != "" {
-			var err error
-			if cached, err = train.ReadRelabelCacheFile(*exactCache, all, *exact); cached {
+			var replaceable bool
+			cached, replaceable, err = train.ReadRelabelCacheFile(*exactCache, all, *exact)
+			switch {
+			case cached:
 				env.log.Info().Msgf("exact labels of %d games read from %s", len(all), *exactCache)
-			} else if err != nil {
-				env.log.Warn().Msgf("%s: %v; solving again", *exactCache, err)
+			case !replaceable && !*force:
+				return exitError{2, fmt.Errorf("-exact-cache %s: %v; it is not overwritten: name another file, or add -force to replace it", *exactCache, err)}
+			case err != nil:
+				env.log.Warn().Msgf("%s: %v; solving again (the file is then replaced)", *exactCache, err)
 			}
 		}
 		if !cached {
@@ -121,7 +135,6 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		return err
 	}
 	cfg.Positions = ps
-	cfg.PositionWeight = *posWeight
 
 	bar := newBar(env, eval.NumStages*cfg.Epochs, "training")
 	res, err := train.Fit(games, val, cfg, func(e train.EpochStats) {
@@ -151,6 +164,43 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	fi, _ := os.Stat(*out)
 	env.stdout.Write(summary)
 	fmt.Fprintf(env.stdout, "wrote %s (%d bytes), %s, %s; total time %s\n", *out, fi.Size(), *logPath, *plotPath, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// checkWritable refuses, before any work, an output path that could not be written when the
+// work is done: its directory must take a new file (one is created and removed again), and,
+// when inPlace (the file is rewritten, not replaced by a rename), an existing file there must
+// open for writing. An empty path is no output.
+func checkWritable(flag, path string, inPlace bool) error {
+	if path == "" {
+		return nil
+	}
+	fail := func(err error) error {
+		return exitError{2, fmt.Errorf("%s %s: cannot write there: %v", flag, path, err)}
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fail(fmt.Errorf("it is a directory"))
+		}
+		if inPlace {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return fail(err)
+			}
+			f.Close()
+		}
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".othello-write-check-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("directory %s: %v", dir, pe.Err)
+		}
+		return fail(err)
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
 }
 
@@ -214,6 +264,9 @@ func cmdEval(env *cmdEnv, args []string) error {
 	if fs.NArg() != 0 {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	if err := checkWritable("-fit-bias", *fitBias, true); err != nil {
+		return err
 	}
 	e, err := loadWeightsFile(*weightsPath)
 	if err != nil {

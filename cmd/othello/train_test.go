@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -103,6 +104,89 @@ func TestLabelAndPositions(t *testing.T) {
 	} {
 		if code, _, stderr := runCmd(t, "", c...); code != 2 || (strings.Contains(strings.Join(c, " "), bad) && !strings.Contains(stderr, "bad.txt")) {
 			t.Errorf("%v: code %d, stderr %q; want a usage error", c, code, stderr)
+		}
+	}
+}
+
+// train -exact-cache does not overwrite a file that is not a relabelling cache of these games
+// (a WTHOR file named by mistake, a text file, another game set's cache) unless -force; a
+// cache of these games for another depth is replaced.
+func TestTrainExactCacheKeepsOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(trainData, "selfplay_30.txt")
+	train := func(cache, depth string, extra ...string) (int, string) {
+		args := append([]string{"train", "-o", filepath.Join(dir, "w.gtw"), "-epochs", "1", "-exact", depth, "-exact-cache", cache}, extra...)
+		code, _, stderr := runCmd(t, "", append(args, games)...)
+		return code, stderr
+	}
+	wthor, _ := os.ReadFile(filepath.Join(trainData, "playok_60.wtb"))
+	otherCache := filepath.Join(dir, "other.gtx")
+	if code, _, stderr := runCmd(t, "", "train", "-o", filepath.Join(dir, "o.gtw"), "-epochs", "1", "-exact", "4", "-exact-cache", otherCache,
+		filepath.Join(trainData, "playok_60.wtb")); code != 0 {
+		t.Fatalf("train on other games: %s", stderr)
+	}
+	for name, content := range map[string][]byte{"games.wtb": wthor, "notes.txt": []byte("my notes\n"), "other.gtx": nil} {
+		path := filepath.Join(dir, name)
+		if content != nil {
+			os.WriteFile(path, content, 0o644)
+		}
+		before, _ := os.ReadFile(path)
+		if code, stderr := train(path, "4"); code != 2 || !strings.Contains(stderr, "-force") {
+			t.Errorf("%s as the cache: code %d, %q; want a refusal pointing to -force", name, code, stderr)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+			t.Errorf("%s was overwritten", name)
+		}
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if code, stderr := train(notes, "4", "-force"); code != 0 {
+		t.Fatalf("-force: code %d, %s", code, stderr)
+	}
+	if code, stderr := train(notes, "4"); code != 0 || !strings.Contains(stderr, "read from") {
+		t.Errorf("the cache written with -force: code %d, %s", code, stderr)
+	}
+	if code, stderr := train(notes, "5"); code != 0 || strings.Contains(stderr, "read from") {
+		t.Errorf("the cache of these games for another depth: code %d, %s; want it replaced", code, stderr)
+	}
+	if code, stderr := train(notes, "5"); code != 0 || !strings.Contains(stderr, "read from") {
+		t.Errorf("the replaced cache: code %d, %s", code, stderr)
+	}
+}
+
+// Bad training settings and output paths that cannot be written are refused before any work,
+// with a message in words.
+func TestTrainRefusesBadSettingsUpFront(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(trainData, "selfplay_30.txt")
+	out := filepath.Join(dir, "w.gtw")
+	missing := filepath.Join(dir, "no", "such", "dir")
+	pos := filepath.Join(dir, "pos.txt")
+	os.WriteFile(pos, []byte("---------------------------OX------XO--------------------------- X; 0\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "-o", out, "-rate", "-5", games}, "rate -5"},
+		{[]string{"train", "-o", out, "-rate", "NaN", games}, "rate NaN"},
+		{[]string{"train", "-o", out, "-epochs", "-1", games}, "epochs -1"},
+		{[]string{"train", "-o", out, "-momentum", "1.5", games}, "momentum 1.5"},
+		{[]string{"train", "-o", out, "-ridge", "-1", games}, "ridge -1"},
+		{[]string{"train", "-o", out, "-smooth", "-2", games}, "smooth -2"},
+		{[]string{"train", "-o", out, "-workers", "-3", games}, "workers -3"},
+		{[]string{"train", "-o", out, "-exact", "40", games}, "exact 40"},
+		{[]string{"train", "-o", out, "-positions-weight", "-1", games}, "positions-weight -1"},
+		{[]string{"train", "-o", filepath.Join(missing, "w.gtw"), games}, filepath.Join(missing, "w.gtw")},
+		{[]string{"train", "-o", dir, games}, dir},
+		{[]string{"train", "-o", out, "-plot", filepath.Join(missing, "p.png"), games}, "p.png"},
+		{[]string{"train", "-o", out, "-exact-cache", filepath.Join(missing, "c.gtx"), games}, "c.gtx"},
+		{[]string{"eval", "-games", games, "-fit-bias", filepath.Join(missing, "f.gtw")}, "f.gtw"},
+		{[]string{"label", "-o", filepath.Join(missing, "p.txt"), games}, "p.txt"},
+		{[]string{"mpcfit", "-positions", pos, "-store", filepath.Join(missing, "s.gtw")}, "s.gtw"},
+		{[]string{"mpcfit", "-positions", pos, "-out", filepath.Join(missing, "m.txt")}, "m.txt"},
+	} {
+		code, _, stderr := runCmd(t, "", c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "{Epochs") || strings.Contains(stderr, "games read") {
+			t.Errorf("%v: code %d, stderr %q; want a usage error naming %q before any work", c.args, code, stderr, c.want)
 		}
 	}
 }
