@@ -65,6 +65,16 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *hashMiB < 0 || *hashMiB > 1<<16 {
 		return exitError{2, fmt.Errorf("--hash %d: want 0 to 65536 MiB", *hashMiB)}
 	}
+	if !*noTable {
+		// Every thread has its own solver and table.
+		flag := fmt.Sprintf("-hash %d", *hashMiB)
+		if *threads > 1 {
+			flag += fmt.Sprintf(" with -threads %d", *threads)
+		}
+		if err := checkTableMemory(flag, mibBytes(*hashMiB, *threads)); err != nil {
+			return err
+		}
+	}
 	problems, err := readProblems(path)
 	if err != nil {
 		return err
