@@ -266,9 +266,9 @@ func (c *console) handle(ctx context.Context, line string) bool {
 	case "ggf":
 		fmt.Fprintln(c.out, c.game.String())
 	default:
-		// a move or a transcript typed directly
-		if _, _, err := board.PlayTranscript(c.game.Final(), strings.Join(f, "")); err == nil {
-			c.playMoves(ctx, strings.Join(f, ""))
+		// a move or a transcript typed directly, legal or not
+		if text := strings.Join(f, ""); looksLikeMoves(text) {
+			c.playMoves(ctx, text)
 			return true
 		}
 		c.errorf("unknown command %q; type \"help\" for the commands", printable(f[0]))
@@ -321,9 +321,17 @@ func (c *console) playMoves(ctx context.Context, text string) {
 		c.errorf("play: which moves? (e.g. play f5d6)")
 		return
 	}
-	moves, _, err := board.PlayTranscript(c.game.Final(), text)
+	moves, at, err := board.PlayTranscript(c.game.Final(), text)
 	if err != nil {
-		c.errorf("%v; nothing played", err)
+		msg := err.Error()
+		// One move typed alone gets a plain answer; a transcript says which of its moves.
+		if sq, perr := board.ParseSquare(text); perr == nil && len(moves) == 0 {
+			msg = fmt.Sprintf("%s: not a legal move", sq)
+			if (at.P|at.O)&sq.Bit() != 0 {
+				msg = fmt.Sprintf("%s: the square is occupied", sq)
+			}
+		}
+		c.errorf("%s; nothing played; %s", msg, legalWords(&at))
 		return
 	}
 	for _, sq := range moves {
@@ -335,6 +343,32 @@ func (c *console) playMoves(ctx context.Context, text string) {
 	c.redo = nil
 	c.show()
 	c.autoplay(ctx)
+}
+
+// looksLikeMoves reports whether text (blanks removed) is made of squares and pass words
+// only: moves, legal or not, rather than an unknown command.
+func looksLikeMoves(text string) bool {
+	if text == "" || len(text)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(text); i += 2 {
+		tok := text[i : i+2]
+		if _, err := board.ParseSquare(tok); err != nil && !board.IsPassWord(tok) {
+			return false
+		}
+	}
+	return true
+}
+
+// legalWords says what the side to move of b can play: "black's legal moves: d3 c4 f5 e6".
+func legalWords(b *board.Board) string {
+	switch {
+	case b.GameOver():
+		return "the game is over"
+	case b.MustPass():
+		return fmt.Sprintf("%s has no move and must pass (pa)", b.SideName())
+	}
+	return fmt.Sprintf("%s's legal moves: %s", b.SideName(), pvWords(legalSquares(b)))
 }
 
 func (c *console) setboard(ctx context.Context, text string) {
