@@ -79,6 +79,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(problems) == 0 {
+		return exitError{2, fmt.Errorf("%s: no positions to solve (want .obf lines: 64 squares and the side to move)", path)}
+	}
 	if *first <= 0 {
 		*first = firstNumber(path)
 	}
