@@ -273,6 +273,11 @@ func (n *nboard) set(args string) {
 			n.fail("set game: %v; position unchanged", err)
 			return
 		}
+		// GGS records name their game; a record without GM is taken for Othello.
+		if g.Type != "" && !strings.EqualFold(g.Type, "Othello") {
+			n.fail("set game: the game is %s, not Othello; position unchanged", printable(g.Type))
+			return
+		}
 		n.game = g
 	case "contempt":
 		c, err := parseInt(value)
