@@ -483,9 +483,25 @@ func (n *nboard) learn() {
 	n.out.printf("learned\n")
 }
 
+// wldDiscs turns a win/loss/draw result into the disc value an "analysis" line carries. The
+// line has no field to mark a proof (a "search" line has its depth, "100%W"), and NBoard plots
+// the value in discs, so a proof's +1 would read as a win by one disc. The value sent is the
+// midgame search's estimate, moved to the nearest value that agrees with the proof: at least +1
+// for a win, at most -1 for a loss, and 0 for a draw, which is exact.
+func wldDiscs(proof, estimate float64) float64 {
+	switch {
+	case proof > 0:
+		return max(estimate, 1)
+	case proof < 0:
+		return min(estimate, -1)
+	}
+	return 0
+}
+
 // analyze evaluates every position of the game from the last back to the first and sends
 // "analysis <moves made> <eval>", the eval from black's view (as NBoard's own engines do, so
-// the GUI's graph reads the same for both sides).
+// the GUI's graph reads the same for both sides) and in discs, a win/loss/draw result too
+// (wldDiscs).
 func (n *nboard) analyze(ctx context.Context, seq uint64) {
 	sctx, done := n.abort.start(ctx, seq)
 	defer done()
@@ -505,11 +521,19 @@ func (n *nboard) analyze(ctx context.Context, seq uint64) {
 		case b.MustPass():
 			continue
 		default:
-			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(search.Info) {})
+			var mid search.Info
+			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(in search.Info) {
+				if !in.WLD {
+					mid = in
+				}
+			})
 			if sctx.Err() != nil {
 				return
 			}
 			score = res.Score
+			if res.WLD {
+				score = wldDiscs(res.Score, mid.Score)
+			}
 		}
 		if !b.BlackToMove {
 			score = -score

@@ -269,3 +269,58 @@ func TestDepthString(t *testing.T) {
 		t.Error("eval formatting")
 	}
 }
+
+// wldEngine's searches report a midgame iteration of score mid, then end in a win/loss/draw
+// proof of the given sign, as the real search does in its proof band above the exact solve.
+type wldEngine struct {
+	fakeEngine
+	mid   float64
+	proof float64
+}
+
+func (e *wldEngine) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	mv := legalSquares(&b)[0]
+	info(search.Info{Depth: 1, Selectivity: 100, Score: e.mid, PV: []board.Square{mv}})
+	return search.Result{Move: mv, Info: search.Info{Depth: b.NumEmpties(), Selectivity: 100, WLD: true, Score: e.proof, PV: []board.Square{mv}}}
+}
+
+// "analysis" lines carry a value in discs and nothing to mark a win/loss/draw proof: a proof's
+// +1 must not be sent as "wins by one disc". The value is the midgame estimate, moved to agree
+// with the proof when it does not.
+func TestNBoardAnalyzeWLD(t *testing.T) {
+	for _, tc := range []struct {
+		mid, proof float64
+		want       string // for black to move; the line after f5 has white to move
+	}{
+		{5.5, 1, "5.50"}, // a win: the estimate
+		{-2, 1, "1.00"},  // a win the estimate missed: the least win
+		{-7.25, -1, "-7.25"},
+		{3, -1, "-1.00"},
+		{3, 0, "0.00"}, // a draw is exact
+	} {
+		c := newNBoardClient(t, &wldEngine{mid: tc.mid, proof: tc.proof})
+		c.send("nboard 2")
+		c.until("set myname")
+		c.send("set game (;GM[Othello]%sB[f5];)", startBO)
+		c.send("analyze")
+		c.until("status Analyzing")
+		got := []string{c.until("analysis 1 "), c.until("analysis 0 ")}
+		c.until("status")
+		// Position 1 has white to move: its value is turned to black's view.
+		white := tc.want
+		if white != "0.00" {
+			if white[0] == '-' {
+				white = white[1:]
+			} else {
+				white = "-" + white
+			}
+		}
+		if got[0] != "analysis 1 "+white || got[1] != "analysis 0 "+tc.want {
+			t.Errorf("midgame %v, proof %v: %q, want values %s and %s", tc.mid, tc.proof, got, white, tc.want)
+		}
+		c.send("quit")
+		if err := <-c.ended; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
