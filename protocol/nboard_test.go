@@ -33,13 +33,11 @@ func (r *recordingEngine) Search(ctx context.Context, b board.Board, lim search.
 	return r.fakeEngine.Search(ctx, b, lim, info)
 }
 
-func runNBoardText(t *testing.T, eng Engine, input string) string {
+// runNBoardText runs an NBoard session on input, its input held open until the output holds
+// until.
+func runNBoardText(t *testing.T, eng Engine, input, until string) string {
 	t.Helper()
-	var out bytes.Buffer
-	if err := RunNBoard(context.Background(), eng, strings.NewReader(input), &out, testOptions(t)); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runHeld(t, RunNBoard, eng, testOptions(t), input, until)
 }
 
 const startBO = "BO[8 ---------------------------O*------*O--------------------------- *]"
@@ -70,7 +68,7 @@ func TestNBoardClock(t *testing.T) {
 			in += c.moves + "\n"
 		}
 		in += "go\n"
-		out := runNBoardText(t, eng, in)
+		out := runNBoardText(t, eng, in, "=== ")
 		if !strings.Contains(out, "=== ") || strings.Contains(out, "status") {
 			t.Errorf("case %d: output %q", i, out)
 			continue
@@ -173,11 +171,17 @@ func TestNBoardNothingStaleAfterPong(t *testing.T) {
 	}
 }
 
-// The input ending without "quit" ends the session after the pending commands.
+// The input ending without "quit" ends the session once the commands read before it have
+// run, a last line without its end of line too; their searches are stopped, so a deep "go"
+// sends no move (TestEOFStopsSearch: the end of the input alone stops them).
 func TestNBoardEOF(t *testing.T) {
-	out := runNBoardText(t, &fakeEngine{}, "nboard 2\nset depth 1\ngo")
-	if !strings.HasSuffix(out, "\n") || !strings.Contains(out, "=== D3/") {
-		t.Errorf("output %q", out)
+	var out bytes.Buffer
+	in := "nboard 2\nset depth 60\ngo\nhint 2\nping 4"
+	if err := RunNBoard(context.Background(), &fakeEngine{}, strings.NewReader(in), &out, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.HasPrefix(s, "set myname GoThello\n") || !strings.HasSuffix(s, "\npong 4\n") || strings.Contains(s, "===") {
+		t.Errorf("output %q", s)
 	}
 }
 
