@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/atomicfile"
 )
 
 // The book file (version 1), little-endian:
@@ -312,8 +313,8 @@ func (bk *Book) Encode() []byte {
 	return data
 }
 
-// Save writes the book to path atomically: to a temporary file in the same directory, synced,
-// then renamed over path. A crash or an error at any point leaves the previous file intact.
+// Save writes the book to path atomically (internal/atomicfile): to a temporary file in the
+// same directory, synced, then renamed over path. A crash or an error at any point leaves the previous file intact.
 // A book holding a position the reader would refuse is not written (the error names it).
 //
 // Several processes may learn into one file (two NBoard engines with the same -book): Save
@@ -389,50 +390,16 @@ func absPath(path string) string {
 
 // writeAtomic writes data to path through a temporary file; wrap, when not nil, wraps the
 // temporary file's writer (tests use it to fail a write midway).
-func writeAtomic(path string, data []byte, wrap func(io.Writer) io.Writer) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("book: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("book: writing %s: %w (the previous book, if any, is untouched)", path, err)
+func writeAtomic(path string, data []byte, wrap func(io.Writer) io.Writer) error {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		if wrap != nil {
+			w = wrap(w)
 		}
-	}()
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err = tmp.Chmod(mode); err != nil {
+		_, err := io.Copy(w, bytes.NewReader(data))
 		return err
-	}
-	var w io.Writer = tmp
-	if wrap != nil {
-		w = wrap(tmp)
-	}
-	if _, err = io.Copy(w, bytes.NewReader(data)); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a directory, so a failure
-	// here is not an error.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
+	})
+	if err != nil {
+		return fmt.Errorf("book: writing %s: %w (the previous book, if any, is untouched)", path, err)
 	}
 	return nil
 }

@@ -98,14 +98,10 @@ func TestBookScripts(t *testing.T) {
 	runScripts(t, "book_gtp*.txt", RunGTP, func(o *Options) { bookOptions(t, o) })
 }
 
-// runNBoard replays a whole NBoard session (the commands are all handled once the input ends).
-func runNBoard(t *testing.T, opt Options, input string) string {
+// runNBoard replays a whole NBoard session, its input held open until the output holds until.
+func runNBoard(t *testing.T, opt Options, input, until string) string {
 	t.Helper()
-	var out bytes.Buffer
-	if err := RunNBoard(context.Background(), &fakeEngine{noDeep: true}, strings.NewReader(input), &out, opt); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runHeld(t, RunNBoard, &fakeEngine{noDeep: true}, opt, input, until)
 }
 
 const learnGGF = "(;GM[Othello]PC[test]PB[a]PW[b]RE[+10.000]TI[0]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4]B[E3]W[C5]B[C4]W[E7];)"
@@ -117,7 +113,7 @@ func TestNBoardLearnRealBook(t *testing.T) {
 	bk := book.New()
 	opt := testOptions(t)
 	opt.Book = BookOptions{Book: bk, File: path, LearnDepth: 2}
-	out := runNBoard(t, opt, "nboard 2\nset game "+learnGGF+"\nlearn\nping 1\n")
+	out := runNBoard(t, opt, "nboard 2\nset game "+learnGGF+"\nlearn\nping 1\n", "pong 1\n")
 	if !regexp.MustCompile(`(?m)^status learned: 9 positions added, [1-9][0-9]* moves searched; saved to .*learned\.book\nlearned\npong 1\n\z`).MatchString(out) {
 		t.Fatalf("learn output:\n%s", out)
 	}
@@ -135,21 +131,18 @@ func TestNBoardLearnRealBook(t *testing.T) {
 
 	opt.Book = BookOptions{Book: reopened, File: path}
 	eng := &fakeEngine{}
-	var buf bytes.Buffer
 	in := "nboard 2\nset depth 3\nset game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)\ngo\nhint 4\n"
-	if err := RunNBoard(context.Background(), eng, strings.NewReader(in), &buf, opt); err != nil {
-		t.Fatal(err)
-	}
+	text := runHeld(t, RunNBoard, eng, opt, in, "\nstatus\n")
 	want := regexp.MustCompile(`^set myname GoThello\nstatus book move ([A-H][1-8]) -?[0-9.]+\n=== ([A-H][1-8])/-?[0-9.]+/0\nstatus Analyzing\n((?:book [A-H1-8]+ -?[0-9.]+ [01] [0-9]+%?\n){4})status\n$`)
-	m := want.FindStringSubmatch(buf.String())
+	m := want.FindStringSubmatch(text)
 	if m == nil || m[1] != m[2] {
-		t.Fatalf("session with the learned book:\n%s", buf.String())
+		t.Fatalf("session with the learned book:\n%s", text)
 	}
 	// The four first moves lead to the same position up to symmetry, which the learned game
 	// went through: each has that game and a book continuation.
 	for _, l := range strings.Split(strings.TrimSpace(m[3]), "\n") {
 		if f := strings.Fields(l); len(f[1]) < 4 || f[3] != "1" {
-			t.Errorf("book line %q: want the learned game and a book continuation\n%s", l, buf.String())
+			t.Errorf("book line %q: want the learned game and a book continuation\n%s", l, text)
 		}
 	}
 	if n := eng.searches.Load(); n != 0 {
@@ -207,18 +200,18 @@ func TestBookRandom(t *testing.T) {
 // Learn without a book, or with a book that fails to save, still answers "learned".
 func TestNBoardLearnFailures(t *testing.T) {
 	opt := testOptions(t)
-	out := runNBoard(t, opt, "learn\n")
+	out := runNBoard(t, opt, "learn\n", "learned\n")
 	if out != "status no opening book: the game is not stored\nlearned\n" {
 		t.Errorf("no book: %q", out)
 	}
 	opt.Book = BookOptions{Book: book.New(), File: filepath.Join(t.TempDir(), "no-such-dir", "x.book"), LearnDepth: 1}
-	out = runNBoard(t, opt, "set game "+learnGGF+"\nlearn\n")
+	out = runNBoard(t, opt, "set game "+learnGGF+"\nlearn\n", "learned\n")
 	if !strings.HasPrefix(out, "status Learning the game\nstatus learn: saving the book to ") || !strings.HasSuffix(out, "learned\n") {
 		t.Errorf("unwritable book file: %q", out)
 	}
 	fb := newFakeBook(t)
 	opt.Book = BookOptions{Book: fb}
-	out = runNBoard(t, opt, "set game "+learnGGF+"\nlearn\n")
+	out = runNBoard(t, opt, "set game "+learnGGF+"\nlearn\n", "learned\n")
 	if !strings.Contains(out, "kept in memory only") || len(fb.saved) != 0 || len(fb.learned) != 1 || len(fb.learned[0].Moves) != 8 {
 		t.Errorf("embedded book: output %q, saved %v, learned %d games", out, fb.saved, len(fb.learned))
 	}

@@ -47,10 +47,13 @@ type console struct {
 	moveTime                 time.Duration
 	engineBlack, engineWhite bool
 	book                     *bookPlayer
+	endNoted                 bool // the end of the input has been said to stop the searches
 }
 
 // RunConsole runs the console on in and out until "quit", the end of the input or the end
-// of ctx. It returns an error only when writing to out fails.
+// of ctx. It returns an error only when writing to out fails. The end of the input stops the
+// running search and any later one (readLines); a script whose last search must finish ends
+// with quit.
 func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
 	c := &console{eng: eng, opt: opt, out: &errWriter{w: out}, game: ggf.New(board.Start()),
 		depth: opt.depth(), moveTime: opt.MoveTime, engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite,
@@ -61,28 +64,62 @@ func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, op
 		defer close(done)
 		go c.watch(done)
 	}
-	c.start(ctx)
-	lr := newLineReader(in, MaxLine)
+	// Searches run in sctx, which the end of the input cancels.
+	sctx, inputEnded := context.WithCancel(ctx)
+	defer inputEnded()
+	q := newLineQueue()
+	go readLines(in, q, isConsoleQuit, nil, func(uint64) { inputEnded() })
+	c.start(sctx)
 	for ctx.Err() == nil && ew.failed() == nil {
 		if opt.Prompt {
 			fmt.Fprint(c.out, "> ")
 		}
-		line, err := lr.next()
-		if err == errLineTooLong {
+		l, ok := q.pop(ctx)
+		if !ok {
+			break
+		}
+		if l.err == errLineTooLong {
 			c.errorf("line longer than %d bytes ignored", MaxLine)
 			continue
 		}
-		if err != nil {
-			if err != io.EOF {
-				c.opt.Log.Error().Err(err).Msg("console: reading input")
+		if l.err != nil {
+			if l.err != io.EOF {
+				c.opt.Log.Error().Err(l.err).Msg("console: reading input")
 			}
-			return ew.failed()
+			break
 		}
-		if !c.handle(ctx, line) {
+		if !c.handle(sctx, l.text) {
 			break
 		}
 	}
 	return ew.failed()
+}
+
+// isConsoleQuit reports whether line is the command that ends the session.
+func isConsoleQuit(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(f[0]) {
+	case "quit", "exit", "q":
+		return true
+	}
+	return false
+}
+
+// inputGone reports whether the end of the input has stopped the searches (ctx, the
+// session's search context, is done), and says so once: the results of a stopped search are
+// not shown or played.
+func (c *console) inputGone(ctx context.Context) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	if !c.endNoted {
+		c.endNoted = true
+		fmt.Fprintf(c.out, "input ended: search stopped (end a script with quit to let its searches finish)\n")
+	}
+	return true
 }
 
 // start greets, says who plays what against the engine, shows the board and lets the engine
@@ -186,7 +223,7 @@ func (c *console) handle(ctx context.Context, line string) bool {
 	}
 	cmd, args := strings.ToLower(f[0]), f[1:]
 	switch cmd {
-	case "quit", "exit", "q":
+	case "quit", "exit", "q": // isConsoleQuit
 		return false
 	case "help", "?", "h":
 		fmt.Fprint(c.out, consoleHelp)
@@ -220,8 +257,11 @@ func (c *console) handle(ctx context.Context, line string) bool {
 			c.errorf("the game is over")
 			return true
 		}
+		n := len(c.game.Moves)
 		stopped := c.engineMove(ctx)
-		c.show()
+		if len(c.game.Moves) > n {
+			c.show()
+		}
 		if !stopped {
 			c.autoplay(ctx)
 		}
@@ -266,9 +306,9 @@ func (c *console) handle(ctx context.Context, line string) bool {
 	case "ggf":
 		fmt.Fprintln(c.out, c.game.String())
 	default:
-		// a move or a transcript typed directly
-		if _, _, err := board.PlayTranscript(c.game.Final(), strings.Join(f, "")); err == nil {
-			c.playMoves(ctx, strings.Join(f, ""))
+		// a move or a transcript typed directly, legal or not
+		if text := strings.Join(f, ""); looksLikeMoves(text) {
+			c.playMoves(ctx, text)
 			return true
 		}
 		c.errorf("unknown command %q; type \"help\" for the commands", printable(f[0]))
@@ -321,9 +361,17 @@ func (c *console) playMoves(ctx context.Context, text string) {
 		c.errorf("play: which moves? (e.g. play f5d6)")
 		return
 	}
-	moves, _, err := board.PlayTranscript(c.game.Final(), text)
+	moves, at, err := board.PlayTranscript(c.game.Final(), text)
 	if err != nil {
-		c.errorf("%v; nothing played", err)
+		msg := err.Error()
+		// One move typed alone gets a plain answer; a transcript says which of its moves.
+		if sq, perr := board.ParseSquare(text); perr == nil && len(moves) == 0 {
+			msg = fmt.Sprintf("%s: not a legal move", sq)
+			if (at.P|at.O)&sq.Bit() != 0 {
+				msg = fmt.Sprintf("%s: the square is occupied", sq)
+			}
+		}
+		c.errorf("%s; nothing played; %s", msg, legalWords(&at))
 		return
 	}
 	for _, sq := range moves {
@@ -335,6 +383,32 @@ func (c *console) playMoves(ctx context.Context, text string) {
 	c.redo = nil
 	c.show()
 	c.autoplay(ctx)
+}
+
+// looksLikeMoves reports whether text (blanks removed) is made of squares and pass words
+// only: moves, legal or not, rather than an unknown command.
+func looksLikeMoves(text string) bool {
+	if text == "" || len(text)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(text); i += 2 {
+		tok := text[i : i+2]
+		if _, err := board.ParseSquare(tok); err != nil && !board.IsPassWord(tok) {
+			return false
+		}
+	}
+	return true
+}
+
+// legalWords says what the side to move of b can play: "black's legal moves: d3 c4 f5 e6".
+func legalWords(b *board.Board) string {
+	switch {
+	case b.GameOver():
+		return "the game is over"
+	case b.MustPass():
+		return fmt.Sprintf("%s has no move and must pass (pa)", b.SideName())
+	}
+	return fmt.Sprintf("%s's legal moves: %s", b.SideName(), pvWords(legalSquares(b)))
 }
 
 func (c *console) setboard(ctx context.Context, text string) {
@@ -413,8 +487,9 @@ func (c *console) limits() search.Limits {
 	return search.Limits{Depth: c.depth, MoveTime: c.moveTime, Selectivity: c.opt.Selectivity}
 }
 
-// engineMove lets the engine play the side to move (or pass for it). An interrupted search
-// still plays its best move so far; it reports the interruption.
+// engineMove lets the engine play the side to move (or pass for it). A search interrupted by
+// Ctrl-C still plays its best move so far; one stopped by the end of the input plays nothing.
+// It reports either.
 func (c *console) engineMove(ctx context.Context) (interrupted bool) {
 	b := c.game.Final()
 	if b.LegalMoves() == 0 {
@@ -432,6 +507,9 @@ func (c *console) engineMove(ctx context.Context) (interrupted bool) {
 	sctx, end := c.searchContext(ctx)
 	res := c.eng.Search(sctx, b, c.limits(), c.progress)
 	interrupted = end()
+	if c.inputGone(ctx) {
+		return true
+	}
 	el := time.Since(start)
 	mv, ok := checkedMove(&b, res)
 	if !ok {
@@ -445,15 +523,19 @@ func (c *console) engineMove(ctx context.Context) (interrupted bool) {
 }
 
 // autoplay lets the engine move while it is its turn, and passes for a human who has no move.
+// After the end of the input it still plays book moves, and stops at the first search.
 func (c *console) autoplay(ctx context.Context) {
-	for ctx.Err() == nil {
+	for {
 		b := c.game.Final()
 		if b.GameOver() {
 			return
 		}
 		if c.isEngine(&b) {
+			n := len(c.game.Moves)
 			stop := c.engineMove(ctx)
-			c.show()
+			if len(c.game.Moves) > n {
+				c.show()
+			}
 			if stop {
 				return // Ctrl-C also stops the engine playing on; "go" resumes
 			}
@@ -522,6 +604,9 @@ func (c *console) hint(ctx context.Context, n int) {
 	sctx, end := c.searchContext(ctx)
 	ms := c.eng.Analyze(sctx, b, c.limits(), n, func([]search.MoveScore) {})
 	end()
+	if c.inputGone(ctx) {
+		return
+	}
 	// Only the first n have exact values; the engine may list the others as bounds.
 	i := len(booked)
 	for _, m := range ms[:min(n, len(ms))] {
@@ -560,6 +645,9 @@ func (c *console) solve(ctx context.Context) {
 	sctx, end := c.searchContext(ctx)
 	res := c.eng.Search(sctx, b, search.Limits{}, c.progress)
 	end()
+	if c.inputGone(ctx) {
+		return
+	}
 	fmt.Fprintf(c.out, "solve: %s %s (%s, %d nodes, %.2f s; pv %s)\n", res.Move, signed(res.Score), depthWords(res.Info),
 		res.Nodes, time.Since(start).Seconds(), pvWords(res.PV))
 }

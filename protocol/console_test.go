@@ -18,7 +18,7 @@ import (
 func TestConsoleSelfPlay(t *testing.T) {
 	var out bytes.Buffer
 	opt := Options{Log: zerolog.Nop(), Depth: 1, EngineBlack: true, EngineWhite: true}
-	if err := RunConsole(context.Background(), &fakeEngine{}, strings.NewReader("moves\n"), &out, opt); err != nil {
+	if err := RunConsole(context.Background(), &fakeEngine{}, strings.NewReader("moves\nquit\n"), &out, opt); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()

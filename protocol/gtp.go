@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -43,12 +44,23 @@ type gtp struct {
 }
 
 // RunGTP speaks GTP v2 on in and out until "quit", the end of the input or the end of ctx.
-// It returns an error only when writing to out fails.
+// It returns an error only when writing to out fails. The end of the input stops the running
+// search and any later one (readLines): genmove then fails; a controller always waits for its
+// replies, and a script whose last genmove must finish ends with quit.
 func RunGTP(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
 	g := &gtp{eng: eng, opt: opt, out: out, game: ggf.New(board.Start()), book: newBookPlayer(opt.Book)}
-	lr := newLineReader(in, MaxLine)
+	// Searches run in sctx, which the end of the input cancels.
+	sctx, inputEnded := context.WithCancel(ctx)
+	defer inputEnded()
+	q := newLineQueue()
+	isQuit := func(text string) bool { _, cmd, _, ok := gtpParse(text); return ok && cmd == "quit" }
+	go readLines(in, q, isQuit, nil, func(uint64) { inputEnded() })
 	for ctx.Err() == nil {
-		line, err := lr.next()
+		l, ok := q.pop(ctx)
+		if !ok {
+			return nil
+		}
+		line, err := l.text, l.err
 		if err == errLineTooLong {
 			g.opt.Log.Warn().Int("max", MaxLine).Msg("gtp: input line too long, ignored")
 			if _, err := fmt.Fprintf(out, "? line too long\n\n"); err != nil {
@@ -66,7 +78,7 @@ func RunGTP(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Op
 		if !ok {
 			continue
 		}
-		res, quit, err := g.handle(ctx, cmd, args)
+		res, quit, err := g.handle(sctx, cmd, args)
 		var werr error
 		if err != nil {
 			_, werr = fmt.Fprintf(out, "?%s %s\n\n", id, clipLine(err.Error(), 300))
@@ -301,6 +313,10 @@ func (g *gtp) play(args []string) error {
 	return nil
 }
 
+// errSearchStopped answers a genmove whose search the end of the input stopped: no move is
+// played.
+var errSearchStopped = errors.New("search stopped: the input has ended")
+
 func (g *gtp) genmove(ctx context.Context, args []string) (string, error) {
 	if len(args) < 1 {
 		return "", fmt.Errorf("syntax error: genmove <color>")
@@ -333,6 +349,10 @@ func (g *gtp) genmove(ctx context.Context, args []string) (string, error) {
 		g.opt.Log.Debug().Str("move", sq.String()).Float64("eval", score).Msg("gtp: book move")
 	} else {
 		res = g.eng.Search(ctx, b, g.limits(black), func(search.Info) {})
+		if ctx.Err() != nil {
+			g.game.Truncate(before)
+			return "", errSearchStopped
+		}
 	}
 	mv, ok := checkedMove(&b, res)
 	if !ok {

@@ -18,62 +18,10 @@ import (
 // "search"/"book" hint lines, "nodestats", "status", "pong", "learned", "analysis".
 //
 // Ordering: commands are handled strictly in order on one goroutine while a second goroutine
-// reads stdin. When that reader sees "ping" (or "quit") it cancels the search of any earlier
-// command at once, so the pong is prompt; the cancelled search writes nothing more (an
-// aborted "go" gives no "===": the GUI has moved on, as the ping tells), and "pong n" is
-// written after every reply to the commands before it.
-
-// nboardLine is one input line with its sequence number.
-type nboardLine struct {
-	seq  uint64
-	text string
-	err  error // errLineTooLong, or the read error that ended the input
-}
-
-// lineQueue is an unbounded queue between the reader and the command loop: the reader must
-// never block, or it could not see a ping behind a long backlog.
-type lineQueue struct {
-	mu     sync.Mutex
-	lines  []nboardLine
-	ready  chan struct{} // signalled (capacity 1) when lines were added
-	closed bool
-}
-
-func newLineQueue() *lineQueue { return &lineQueue{ready: make(chan struct{}, 1)} }
-
-func (q *lineQueue) push(l nboardLine, last bool) {
-	q.mu.Lock()
-	q.lines = append(q.lines, l)
-	q.closed = q.closed || last
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
-}
-
-// pop waits for the next line; ok is false once the input has ended and all lines are out.
-func (q *lineQueue) pop(ctx context.Context) (nboardLine, bool) {
-	for {
-		q.mu.Lock()
-		if len(q.lines) > 0 {
-			l := q.lines[0]
-			q.lines = q.lines[1:]
-			q.mu.Unlock()
-			return l, true
-		}
-		closed := q.closed
-		q.mu.Unlock()
-		if closed {
-			return nboardLine{}, false
-		}
-		select {
-		case <-q.ready:
-		case <-ctx.Done():
-			return nboardLine{}, false
-		}
-	}
-}
+// reads stdin. When that reader sees "ping" (or "quit", or the end of the input) it cancels
+// the search of any earlier command at once, so the pong is prompt; the cancelled search
+// writes nothing more (an aborted "go" gives no "===": the GUI has moved on, as the ping
+// tells), and "pong n" is written after every reply to the commands before it.
 
 // aborter lets the reader cancel the search of a command older than a ping.
 type aborter struct {
@@ -122,7 +70,7 @@ type nboard struct {
 	contempt int
 	book     *bookPlayer
 	noted    bool            // the book note has been shown
-	learnCtx context.Context // cancelled by quit
+	learnCtx context.Context // cancelled by quit and the end of the input
 }
 
 // RunNBoard speaks the NBoard protocol on in and out until "quit", the end of the input or
@@ -130,30 +78,25 @@ type nboard struct {
 func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
 	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), depth: opt.depth(),
 		book: newBookPlayer(opt.Book)}
-	// Learning is stopped by quit only (a ping waits for it, as with Ntest).
+	// Learning is stopped by quit or the end of the input only (a ping waits for it, as with
+	// Ntest).
 	lctx, stopLearning := context.WithCancel(ctx)
 	defer stopLearning()
 	n.learnCtx = lctx
 	q := newLineQueue()
-	go func() {
-		lr := newLineReader(in, MaxLine)
-		var seq uint64
-		for {
-			seq++
-			text, err := lr.next()
-			if err != nil && err != errLineTooLong {
-				q.push(nboardLine{seq: seq, err: err}, true)
-				return
+	isQuit := func(text string) bool { cmd, _ := splitCommand(text); return cmd == "quit" }
+	go readLines(in, q, isQuit, func(l inputLine) {
+		if cmd, _ := splitCommand(l.text); cmd == "ping" || cmd == "quit" {
+			n.abort.abortBefore(l.seq)
+			if cmd == "quit" {
+				stopLearning()
 			}
-			if cmd, _ := splitCommand(text); cmd == "ping" || cmd == "quit" {
-				n.abort.abortBefore(seq)
-				if cmd == "quit" {
-					stopLearning()
-				}
-			}
-			q.push(nboardLine{seq: seq, text: text, err: err}, false)
 		}
-	}()
+	}, func(seq uint64) {
+		// The GUI is gone: as for quit, every search stops and learning saves what it has.
+		n.abort.abortBefore(seq)
+		stopLearning()
+	})
 	for {
 		l, ok := q.pop(ctx)
 		if !ok {
@@ -179,7 +122,7 @@ func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt
 }
 
 // handle runs one command; it reports false for "quit".
-func (n *nboard) handle(ctx context.Context, l nboardLine) bool {
+func (n *nboard) handle(ctx context.Context, l inputLine) bool {
 	line := strings.TrimSpace(l.text)
 	cmd, args := splitCommand(line)
 	switch cmd {
@@ -271,6 +214,11 @@ func (n *nboard) set(args string) {
 		g, _, err := ggf.Parse(value)
 		if err != nil {
 			n.fail("set game: %v; position unchanged", err)
+			return
+		}
+		// GGS records name their game; a record without GM is taken for Othello.
+		if g.Type != "" && !strings.EqualFold(g.Type, "Othello") {
+			n.fail("set game: the game is %s, not Othello; position unchanged", printable(g.Type))
 			return
 		}
 		n.game = g
@@ -463,7 +411,7 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 
 // learn adds the game to the opening book and saves the book; "learned" follows in any case,
 // so a GUI waiting for it goes on. Learning runs to its end, as Ntest's does (a ping waits
-// for it); quit stops its searches, and what was searched is saved.
+// for it); quit or the end of the input stops its searches, and what was searched is saved.
 func (n *nboard) learn() {
 	if n.opt.Book.Book != nil {
 		n.out.printf("status Learning the game\n")
@@ -478,9 +426,25 @@ func (n *nboard) learn() {
 	n.out.printf("learned\n")
 }
 
+// wldDiscs turns a win/loss/draw result into the disc value an "analysis" line carries. The
+// line has no field to mark a proof (a "search" line has its depth, "100%W"), and NBoard plots
+// the value in discs, so a proof's +1 would read as a win by one disc. The value sent is the
+// midgame search's estimate, moved to the nearest value that agrees with the proof: at least +1
+// for a win, at most -1 for a loss, and 0 for a draw, which is exact.
+func wldDiscs(proof, estimate float64) float64 {
+	switch {
+	case proof > 0:
+		return max(estimate, 1)
+	case proof < 0:
+		return min(estimate, -1)
+	}
+	return 0
+}
+
 // analyze evaluates every position of the game from the last back to the first and sends
 // "analysis <moves made> <eval>", the eval from black's view (as NBoard's own engines do, so
-// the GUI's graph reads the same for both sides).
+// the GUI's graph reads the same for both sides) and in discs, a win/loss/draw result too
+// (wldDiscs).
 func (n *nboard) analyze(ctx context.Context, seq uint64) {
 	sctx, done := n.abort.start(ctx, seq)
 	defer done()
@@ -500,11 +464,19 @@ func (n *nboard) analyze(ctx context.Context, seq uint64) {
 		case b.MustPass():
 			continue
 		default:
-			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(search.Info) {})
+			var mid search.Info
+			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(in search.Info) {
+				if !in.WLD {
+					mid = in
+				}
+			})
 			if sctx.Err() != nil {
 				return
 			}
 			score = res.Score
+			if res.WLD {
+				score = wldDiscs(res.Score, mid.Score)
+			}
 		}
 		if !b.BlackToMove {
 			score = -score

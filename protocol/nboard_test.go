@@ -33,13 +33,11 @@ func (r *recordingEngine) Search(ctx context.Context, b board.Board, lim search.
 	return r.fakeEngine.Search(ctx, b, lim, info)
 }
 
-func runNBoardText(t *testing.T, eng Engine, input string) string {
+// runNBoardText runs an NBoard session on input, its input held open until the output holds
+// until.
+func runNBoardText(t *testing.T, eng Engine, input, until string) string {
 	t.Helper()
-	var out bytes.Buffer
-	if err := RunNBoard(context.Background(), eng, strings.NewReader(input), &out, testOptions(t)); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runHeld(t, RunNBoard, eng, testOptions(t), input, until)
 }
 
 const startBO = "BO[8 ---------------------------O*------*O--------------------------- *]"
@@ -70,7 +68,7 @@ func TestNBoardClock(t *testing.T) {
 			in += c.moves + "\n"
 		}
 		in += "go\n"
-		out := runNBoardText(t, eng, in)
+		out := runNBoardText(t, eng, in, "=== ")
 		if !strings.Contains(out, "=== ") || strings.Contains(out, "status") {
 			t.Errorf("case %d: output %q", i, out)
 			continue
@@ -173,11 +171,17 @@ func TestNBoardNothingStaleAfterPong(t *testing.T) {
 	}
 }
 
-// The input ending without "quit" ends the session after the pending commands.
+// The input ending without "quit" ends the session once the commands read before it have
+// run, a last line without its end of line too; their searches are stopped, so a deep "go"
+// sends no move (TestEOFStopsSearch: the end of the input alone stops them).
 func TestNBoardEOF(t *testing.T) {
-	out := runNBoardText(t, &fakeEngine{}, "nboard 2\nset depth 1\ngo")
-	if !strings.HasSuffix(out, "\n") || !strings.Contains(out, "=== D3/") {
-		t.Errorf("output %q", out)
+	var out bytes.Buffer
+	in := "nboard 2\nset depth 60\ngo\nhint 2\nping 4"
+	if err := RunNBoard(context.Background(), &fakeEngine{}, strings.NewReader(in), &out, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.HasPrefix(s, "set myname GoThello\n") || !strings.HasSuffix(s, "\npong 4\n") || strings.Contains(s, "===") {
+		t.Errorf("output %q", s)
 	}
 }
 
@@ -267,5 +271,60 @@ func TestDepthString(t *testing.T) {
 	}
 	if eval(-0.001) != "0.00" || eval(-1.5) != "-1.50" || signed(2) != "+2.00" {
 		t.Error("eval formatting")
+	}
+}
+
+// wldEngine's searches report a midgame iteration of score mid, then end in a win/loss/draw
+// proof of the given sign, as the real search does in its proof band above the exact solve.
+type wldEngine struct {
+	fakeEngine
+	mid   float64
+	proof float64
+}
+
+func (e *wldEngine) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	mv := legalSquares(&b)[0]
+	info(search.Info{Depth: 1, Selectivity: 100, Score: e.mid, PV: []board.Square{mv}})
+	return search.Result{Move: mv, Info: search.Info{Depth: b.NumEmpties(), Selectivity: 100, WLD: true, Score: e.proof, PV: []board.Square{mv}}}
+}
+
+// "analysis" lines carry a value in discs and nothing to mark a win/loss/draw proof: a proof's
+// +1 must not be sent as "wins by one disc". The value is the midgame estimate, moved to agree
+// with the proof when it does not.
+func TestNBoardAnalyzeWLD(t *testing.T) {
+	for _, tc := range []struct {
+		mid, proof float64
+		want       string // for black to move; the line after f5 has white to move
+	}{
+		{5.5, 1, "5.50"}, // a win: the estimate
+		{-2, 1, "1.00"},  // a win the estimate missed: the least win
+		{-7.25, -1, "-7.25"},
+		{3, -1, "-1.00"},
+		{3, 0, "0.00"}, // a draw is exact
+	} {
+		c := newNBoardClient(t, &wldEngine{mid: tc.mid, proof: tc.proof})
+		c.send("nboard 2")
+		c.until("set myname")
+		c.send("set game (;GM[Othello]%sB[f5];)", startBO)
+		c.send("analyze")
+		c.until("status Analyzing")
+		got := []string{c.until("analysis 1 "), c.until("analysis 0 ")}
+		c.until("status")
+		// Position 1 has white to move: its value is turned to black's view.
+		white := tc.want
+		if white != "0.00" {
+			if white[0] == '-' {
+				white = white[1:]
+			} else {
+				white = "-" + white
+			}
+		}
+		if got[0] != "analysis 1 "+white || got[1] != "analysis 0 "+tc.want {
+			t.Errorf("midgame %v, proof %v: %q, want values %s and %s", tc.mid, tc.proof, got, white, tc.want)
+		}
+		c.send("quit")
+		if err := <-c.ended; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

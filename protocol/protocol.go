@@ -139,6 +139,88 @@ func (lr *lineReader) next() (string, error) {
 	}
 }
 
+// inputLine is one input line with its sequence number.
+type inputLine struct {
+	seq  uint64
+	text string
+	err  error // errLineTooLong, or the read error that ended the input
+}
+
+// lineQueue is an unbounded queue between the reader and the command loop: the reader must
+// never block, or it could not see a ping behind a long backlog.
+type lineQueue struct {
+	mu     sync.Mutex
+	lines  []inputLine
+	ready  chan struct{} // signalled (capacity 1) when lines were added
+	closed bool
+}
+
+func newLineQueue() *lineQueue { return &lineQueue{ready: make(chan struct{}, 1)} }
+
+func (q *lineQueue) push(l inputLine, last bool) {
+	q.mu.Lock()
+	q.lines = append(q.lines, l)
+	q.closed = q.closed || last
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+// pop waits for the next line; ok is false once the input has ended and all lines are out.
+func (q *lineQueue) pop(ctx context.Context) (inputLine, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.lines) > 0 {
+			l := q.lines[0]
+			q.lines = q.lines[1:]
+			q.mu.Unlock()
+			return l, true
+		}
+		closed := q.closed
+		q.mu.Unlock()
+		if closed {
+			return inputLine{}, false
+		}
+		select {
+		case <-q.ready:
+		case <-ctx.Done():
+			return inputLine{}, false
+		}
+	}
+}
+
+// readLines reads the lines of in into q on its own goroutine (go readLines(...)), numbered
+// from 1, so that a front end sees what comes in while a command runs: NBoard's ping (seen,
+// when not nil, is called with each line before it is queued), and the end of the input. That
+// end means whoever drives the engine is gone (a GUI that closed, a controller that died), so
+// gone is called as soon as the reader meets it, before the end is queued: the front end
+// stops its running search and every later one instead of keeping a core busy for nobody,
+// and the commands read before the end still run, without their searches. Reading stops
+// after a line for which ends is true (quit): what follows it is never read, so a script that
+// ends with quit has every search run to its end.
+func readLines(in io.Reader, q *lineQueue, ends func(text string) bool, seen func(inputLine), gone func(seq uint64)) {
+	lr := newLineReader(in, MaxLine)
+	for seq := uint64(1); ; seq++ {
+		text, err := lr.next()
+		if err != nil && err != errLineTooLong {
+			gone(seq)
+			q.push(inputLine{seq: seq, err: err}, true)
+			return
+		}
+		l := inputLine{seq: seq, text: text, err: err}
+		if seen != nil {
+			seen(l)
+		}
+		last := err == nil && ends(text)
+		q.push(l, last)
+		if last {
+			return
+		}
+	}
+}
+
 // syncWriter serializes writes of whole lines from the command loop and from search
 // callbacks.
 type syncWriter struct {

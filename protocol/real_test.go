@@ -194,7 +194,7 @@ func TestGTPRealGame(t *testing.T) {
 func TestConsoleRealSelfPlay(t *testing.T) {
 	var out strings.Builder
 	opt := Options{Log: zerolog.Nop(), Depth: 2, EngineBlack: true, EngineWhite: true}
-	if err := RunConsole(context.Background(), realEngine(), strings.NewReader("ggf\n"), &out, opt); err != nil {
+	if err := RunConsole(context.Background(), realEngine(), strings.NewReader("ggf\nquit\n"), &out, opt); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -29,8 +29,9 @@ import (
 //
 // Input is sent the way a GUI sends it: an input line goes out once all the output expected
 // before it has arrived (a GUI waits for "pong" before trusting what follows), so a script
-// can also send a command while a search is still running. The whole output must then match
-// the expected lines in order. Engines are fakes, so transcripts are exact.
+// can also send a command while a search is still running; the input ends once all the
+// expected output has arrived. The whole output must then match the expected lines in order.
+// Engines are fakes, so transcripts are exact.
 
 type script struct {
 	steps []step
@@ -120,7 +121,7 @@ func (c *lineCollector) String() string {
 
 // waitLines waits until the output has n lines or the run has ended. The long timeout only
 // turns a deadlock into a failure; it measures nothing.
-func (c *lineCollector) waitLines(n int, ended <-chan error) bool {
+func (c *lineCollector) waitLines(n int, ended <-chan struct{}) bool {
 	timeout := time.After(60 * time.Second)
 	for c.count() < n {
 		select {
@@ -154,11 +155,12 @@ func runScripts(t *testing.T, pattern string, run runFunc, opt func(*Options)) {
 			}
 			out := &lineCollector{grew: make(chan struct{}, 1)}
 			pr, pw := io.Pipe()
-			ended := make(chan error, 1)
+			ended := make(chan struct{})
+			var err error
 			go func() {
-				err := run(context.Background(), &fakeEngine{}, pr, out, o)
+				err = run(context.Background(), &fakeEngine{}, pr, out, o)
 				pr.CloseWithError(io.ErrClosedPipe) // input after the end is not read
-				ended <- err
+				close(ended)
 			}()
 			var exp []*expectLine
 			for _, st := range s.steps {
@@ -173,8 +175,12 @@ func runScripts(t *testing.T, pattern string, run runFunc, opt func(*Options)) {
 					break // the session has ended ("quit"): the rest is not read
 				}
 			}
+			// Like a GUI, the script keeps its input open until it has the replies it waits
+			// for: the end of the input would stop a search still running.
+			out.waitLines(len(exp), ended)
 			pw.Close()
-			if err := <-ended; err != nil {
+			<-ended
+			if err != nil {
 				t.Fatal(err)
 			}
 			text := out.String()

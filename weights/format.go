@@ -28,6 +28,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+
+	"github.com/othellogo/othello/internal/atomicfile"
 )
 
 // Magic starts every weight file.
@@ -272,13 +274,14 @@ func ReadFile(path string) (*File, error) {
 	return Decode(path, data)
 }
 
-// WriteFile encodes f and writes it to path.
+// WriteFile encodes f and writes it to path atomically (internal/atomicfile): a crash or a
+// kill during the write leaves the previous file whole, never a truncated one.
 func (f *File) WriteFile(path string) error {
 	data, err := f.Encode()
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("weights: %w", err)
 	}
 	return nil

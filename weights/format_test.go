@@ -2,6 +2,7 @@ package weights
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -142,4 +143,41 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("re-encoding changed the bytes")
 		}
 	})
+}
+
+// WriteFile replaces the file whole (internal/atomicfile) instead of truncating and rewriting
+// it in place: an engine that opened the weights before training rewrote them reads the old
+// file complete, and no temporary file is left.
+func TestWriteFileReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.gtw")
+	old := sample()
+	if err := old.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	next := sample()
+	next.SetSection("NOTE", []byte("retrained"))
+	if err := next.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := old.Encode()
+	if data, _ := io.ReadAll(r); !bytes.Equal(data, want) {
+		_, err := Decode("opened before", data)
+		t.Fatalf("a reader that opened the file before the write read %d bytes, not the old file's %d (%v)", len(data), len(want), err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := got.Section("NOTE"); string(d) != "retrained" {
+		t.Fatalf("the new file has NOTE %q", d)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("%d files in the directory, want the weights alone", len(entries))
+	}
 }

@@ -59,6 +59,9 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	}
 	cfg := search.Config{TTMiB: *ttMiB, Threads: *threads}
 	ev.configure(&cfg)
+	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), engineTableBytes(cfg)); err != nil {
+		return err
+	}
 	e := search.NewEngine(cfg)
 	fmt.Fprint(env.stdout, b.Diagram())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

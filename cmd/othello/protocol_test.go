@@ -12,7 +12,7 @@ import (
 
 // The protocol subcommands run the real search through the binary's entry point.
 func TestProtocolCommands(t *testing.T) {
-	code, out, errOut := runCmd(t, "nboard 2\nset depth 2\ngo\n", "nboard", "-tt", "1")
+	code, out, errOut := runCmdHeld(t, "nboard 2\nset depth 2\ngo\n", "=== ", "nboard", "-tt", "1")
 	if code != 0 || !strings.HasPrefix(out, "set myname GoThello\n") || !strings.Contains(out, "=== ") {
 		t.Errorf("nboard: code %d, output %q, stderr %q", code, out, errOut)
 	}
@@ -20,15 +20,15 @@ func TestProtocolCommands(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "=1 GoThello\n\n=2 \n\n=3 ") {
 		t.Errorf("gtp: code %d, output %q, stderr %q", code, out, errOut)
 	}
-	code, out, errOut = runCmd(t, "f5\nhint 2\nmoves\n", "console", "-depth", "2", "-tt", "1")
+	code, out, errOut = runCmd(t, "f5\nhint 2\nmoves\nquit\n", "console", "-depth", "2", "-tt", "1")
 	if code != 0 || !strings.Contains(out, " 2. ") || !strings.HasSuffix(out, "f5\n") {
 		t.Errorf("console: code %d, output %q, stderr %q", code, out, errOut)
 	}
-	code, out, errOut = runCmd(t, "f5\nmoves\n", "play", "-depth", "2", "-tt", "1")
+	code, out, errOut = runCmd(t, "f5\nmoves\nquit\n", "play", "-depth", "2", "-tt", "1")
 	if code != 0 || !strings.Contains(out, "GoThello plays ") {
 		t.Errorf("play: code %d, output %q, stderr %q", code, out, errOut)
 	}
-	code, out, _ = runCmd(t, "moves\n", "play", "-color", "white", "-depth", "1", "-tt", "1", "-name", "Tester")
+	code, out, _ = runCmd(t, "moves\nquit\n", "play", "-color", "white", "-depth", "1", "-tt", "1", "-name", "Tester")
 	if code != 0 || !strings.Contains(out, "Tester plays ") {
 		t.Errorf("play as white: the engine should open; code %d, output %q", code, out)
 	}
@@ -75,7 +75,7 @@ func TestProtocolBook(t *testing.T) {
 	path := filepath.Join(dir, "learned.book")
 	const start = "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)\n"
 	const game = "set game (;GM[Othello]PB[a]PW[b]RE[+4.000]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4]B[E3]W[C5];)\n"
-	code, out, errOut := runCmd(t, "nboard 2\n"+game+"learn\nping 1\n", "nboard", "-tt", "1", "-book", path, "-book-learn-depth", "2")
+	code, out, errOut := runCmdHeld(t, "nboard 2\n"+game+"learn\nping 1\n", "pong 1\n", "nboard", "-tt", "1", "-book", path, "-book-learn-depth", "2")
 	if code != 0 || !strings.Contains(out, "status learned: 7 positions added") || !strings.Contains(out, "saved to "+path) ||
 		!strings.HasSuffix(out, "learned\npong 1\n") {
 		t.Fatalf("learn: code %d\n%s\n%s", code, out, errOut)
@@ -84,15 +84,15 @@ func TestProtocolBook(t *testing.T) {
 	if err != nil || bk.Len() != 7 {
 		t.Fatalf("re-opened book: %v, %d positions", err, bk.Len())
 	}
-	code, out, errOut = runCmd(t, "nboard 2\nset depth 2\n"+start+"go\nhint 1\n", "nboard", "-tt", "1", "-book", path)
+	code, out, errOut = runCmdHeld(t, "nboard 2\nset depth 2\n"+start+"go\nhint 1\n", "\nstatus\n", "nboard", "-tt", "1", "-book", path)
 	if code != 0 || !regexp.MustCompile(`^set myname GoThello\nstatus book move [A-H][1-8] \S+\n=== [A-H][1-8]/\S+/0\nstatus Analyzing\nbook [A-H1-8]{4,} \S+ 1 2\nstatus\n$`).MatchString(out) {
 		t.Errorf("nboard from the learned book: code %d\n%s\n%s", code, out, errOut)
 	}
-	code, out, errOut = runCmd(t, "nboard 2\nset depth 2\n"+start+"go\n", "nboard", "-tt", "1", "-book", path, "-no-book")
+	code, out, errOut = runCmdHeld(t, "nboard 2\nset depth 2\n"+start+"go\n", "=== ", "nboard", "-tt", "1", "-book", path, "-no-book")
 	if code != 0 || strings.Contains(out, "book") || !strings.Contains(out, "nodestats") {
 		t.Errorf("nboard -no-book: code %d\n%s\n%s", code, out, errOut)
 	}
-	code, out, errOut = runCmd(t, "hint 1\ngo\n", "console", "-depth", "2", "-tt", "1", "-book", path)
+	code, out, errOut = runCmd(t, "hint 1\ngo\nquit\n", "console", "-depth", "2", "-tt", "1", "-book", path)
 	if code != 0 || !strings.Contains(out, " 1. ") || !strings.Contains(out, "book 2, 1 games") || !strings.Contains(out, "(black ") || !strings.Contains(out, ", book)") {
 		t.Errorf("console with the learned book: code %d\n%s\n%s", code, out, errOut)
 	}
@@ -101,11 +101,22 @@ func TestProtocolBook(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("GOTHBOOK but not really a book"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut = runCmd(t, "nboard 2\nset depth 2\n"+start+"go\nlearn\n", "nboard", "-tt", "1", "-book", bad)
+	code, out, errOut = runCmdHeld(t, "nboard 2\nset depth 2\n"+start+"go\nlearn\n", "learned\n", "nboard", "-tt", "1", "-book", bad)
 	if code != 0 || !strings.HasPrefix(out, "set myname GoThello\nstatus opening book not used: book "+bad+": corrupt book: ") ||
 		!strings.Contains(out, "nodestats") || !strings.Contains(out, "\n=== ") ||
 		!strings.HasSuffix(out, "status no opening book: the game is not stored\nlearned\n") || !strings.Contains(errOut, "corrupt book") {
 		t.Errorf("corrupt book: code %d\n%s\n%s", code, out, errOut)
+	}
+	if data, _ := os.ReadFile(bad); string(data) != "GOTHBOOK but not really a book" {
+		t.Errorf("the corrupt book file was changed")
+	}
+	code, out, errOut = runCmd(t, "1 genmove b\nquit\n", "gtp", "-depth", "2", "-tt", "1", "-book", bad)
+	if code != 0 || !strings.HasPrefix(out, "=1 ") || !strings.Contains(errOut, "corrupt book") {
+		t.Errorf("gtp with a corrupt book: code %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "", "play", "-book", bad, "-depth", "1", "-tt", "1")
+	if code != 0 || !strings.Contains(out, "opening book not used: book "+bad+": corrupt book") {
+		t.Errorf("play with a corrupt book: code %d\n%s", code, out)
 	}
 	for _, args := range [][]string{{"nboard", "-book-margin", "-1"}, {"gtp", "-book-margin", "NaN"}, {"nboard", "-book-learn-depth", "0"}} {
 		if code, _, errOut := runCmd(t, "", args...); code != 2 || errOut == "" {

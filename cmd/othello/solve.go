@@ -59,9 +59,22 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if *hashMiB < 0 || *hashMiB > 1<<16 {
 		return exitError{2, fmt.Errorf("--hash %d: want 0 to 65536 MiB", *hashMiB)}
 	}
+	if !*noTable {
+		// Every job has its own solver and table (the threads of a job share it).
+		flag := fmt.Sprintf("-hash %d", *hashMiB)
+		if *jobs > 1 {
+			flag += fmt.Sprintf(" with -jobs %d", *jobs)
+		}
+		if err := checkTableMemory(flag, mibBytes(*hashMiB, *jobs)); err != nil {
+			return err
+		}
+	}
 	problems, err := readProblems(path)
 	if err != nil {
 		return err
+	}
+	if len(problems) == 0 {
+		return exitError{2, fmt.Errorf("%s: no positions to solve (want .obf lines: 64 squares and the side to move)", path)}
 	}
 	if *first <= 0 {
 		*first = endgame.FirstNumber(path)

@@ -133,3 +133,13 @@ func TestThreadsFlags(t *testing.T) {
 		t.Fatalf("console with 2 threads: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// A file without positions is a usage error, not a run that averages nothing into NaN.
+func TestSolveNoPositions(t *testing.T) {
+	for _, text := range []string{"", "\n\n"} {
+		code, out, errs := runSolve(t, text, "--hash", "8")
+		if code != 2 || !strings.Contains(errs, "no positions") || strings.Contains(out, "NaN") {
+			t.Errorf("file %q: exit %d, stdout %q, stderr %q; want exit 2 and \"no positions\"", text, code, out, errs)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 // Package bigmem allocates the engine's large, randomly probed tables (transposition tables of
 // the midgame search and the endgame solver) on huge pages where the kernel allows, and wraps
-// the processor's prefetch instruction for them. It sits below every package that owns a table.
+// the processor's prefetch instruction for them, and checks a requested table size against the
+// memory available (CheckAvailable) so that a program can refuse it with a message instead of
+// dying of it. It sits below every package that owns a table.
 package bigmem
 
 import "unsafe"
