@@ -26,6 +26,11 @@
 //     window of two discs towards the score, so that every search is close to a null-window
 //     proof (iterative widening, as in MTD(f)).
 //
+// With SolverOptions.Threads above one, a Solver leads a team of Solvers, one per thread, that
+// share its table (lock-free, XOR-verified slots) and split nodes of 12 or more empties among
+// themselves (Young Brothers Wait, internal/ybwc; parallel.go, docs/parallel.md). RunProblems
+// solves the positions of an .obf file for the solve command (problems.go).
+//
 // All state of a solve lives in a Solver; the tables read by the hot paths are built once at
 // init.
 package endgame

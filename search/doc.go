@@ -15,6 +15,12 @@
 // move, game clock with increment) sets a soft limit for starting iterations and a hard one
 // polled every few thousand nodes.
 //
+// With Config.Threads above one, an Engine leads helper Engines, one per thread of its solver's
+// pool, that share its tables (lock-free, XOR-verified slots) and take the moves of nodes of
+// height 4 or more, and of the root, after their first move (Young Brothers Wait,
+// internal/ybwc; parallel.go, docs/parallel.md). The bench command's positions, feature table
+// and loss measurements are in bench.go.
+//
 // All per-search state lives in an Engine; there is no package-level mutable state. The tables
 // read by the hot paths are built once at init.
 package search
