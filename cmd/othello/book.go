@@ -138,7 +138,7 @@ func parseBookFlags(env *cmdEnv, fs *flag.FlagSet, args []string, path *string, 
 		return err
 	}
 	// The book is replaced by a rename: its directory must take new files.
-	if err := checkWritable("--book", *path, false); err != nil {
+	if err := checkWritable("--book", *path); err != nil {
 		return err
 	}
 	if sf != nil {
@@ -433,23 +433,19 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	if *out != "" && *path != "" && sameFile(*out, *path) {
 		return exitError{2, fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", *out)}
 	}
-	if err := checkWritable("-o", *out, true); err != nil {
+	if err := checkWritable("-o", *out); err != nil {
 		return err
 	}
 	bk, err := openForReading(*path)
 	if err != nil {
 		return err
 	}
-	var w io.Writer = env.stdout
+	var lines, unreachable int
 	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+		lines, unreachable, err = bk.ExportFile(*out)
+	} else {
+		lines, unreachable, err = bk.Export(env.stdout)
 	}
-	lines, unreachable, err := bk.Export(w)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	if *n < 1 || *workers < 1 || *tt < 1 || *from < 0 {
 		return exitError{2, fmt.Errorf("want n, workers and tt >= 1 and from >= 0")}
 	}
-	if err := checkWritable("-o", *out, true); err != nil {
+	if err := checkWritable("-o", *out); err != nil {
 		return err
 	}
 	ev, err := loadEvaluator(*evalName)

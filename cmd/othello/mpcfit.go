@@ -8,6 +8,7 @@ import (
 	"os/signal"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
 )
@@ -35,10 +36,10 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if err := checkWritable("-store", *store, true); err != nil {
+	if err := checkWritable("-store", *store); err != nil {
 		return err
 	}
-	if err := checkWritable("-out", *out, true); err != nil {
+	if err := checkWritable("-out", *out); err != nil {
 		return err
 	}
 	if *from != "" {
@@ -105,7 +106,7 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		}
 	}
 	if *out != "" {
-		return os.WriteFile(*out, text.Bytes(), 0o644)
+		return atomicfile.WriteFile(*out, text.Bytes(), 0o644)
 	}
 	_, err = env.stdout.Write(text.Bytes())
 	return err

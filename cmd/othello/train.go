@@ -63,7 +63,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		return exitError{2, fmt.Errorf("exact %d, exact-tt %d: want 0 (off) to %d empties and a table of at least 1 MiB", *exact, *exactTT, train.MaxExactDepth)}
 	}
 	for _, o := range []struct{ flag, path string }{{"-o", *out}, {"-plot", *plotPath}, {"-log", *logPath}, {"-exact-cache", *exactCache}} {
-		if err := checkWritable(o.flag, o.path, true); err != nil {
+		if err := checkWritable(o.flag, o.path); err != nil {
 			return err
 		}
 	}
@@ -168,27 +168,18 @@ func cmdTrain(env *cmdEnv, args []string) error {
 }
 
 // checkWritable refuses, before any work, an output path that could not be written when the
-// work is done: its directory must take a new file (one is created and removed again), and,
-// when inPlace (the file is rewritten, not replaced by a rename), an existing file there must
-// open for writing. An empty path is no output.
-func checkWritable(flag, path string, inPlace bool) error {
+// work is done. Every output is replaced by a rename (internal/atomicfile), so what matters is
+// that the path is not a directory and that its directory takes a new file (one is created
+// and removed again); the file itself need not be writable. An empty path is no output.
+func checkWritable(flag, path string) error {
 	if path == "" {
 		return nil
 	}
 	fail := func(err error) error {
 		return exitError{2, fmt.Errorf("%s %s: cannot write there: %v", flag, path, err)}
 	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fail(fmt.Errorf("it is a directory"))
-		}
-		if inPlace {
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				return fail(err)
-			}
-			f.Close()
-		}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fail(fmt.Errorf("it is a directory"))
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".othello-write-check-*")
@@ -265,7 +256,7 @@ func cmdEval(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if err := checkWritable("-fit-bias", *fitBias, true); err != nil {
+	if err := checkWritable("-fit-bias", *fitBias); err != nil {
 		return err
 	}
 	e, err := loadWeightsFile(*weightsPath)

@@ -85,12 +85,18 @@ func TestLabelAndPositions(t *testing.T) {
 	if code, stdout, _ = runCmd(t, "", "eval", "-positions", pos); code != 0 || !regexp.MustCompile(`all\s+40\s`).MatchString(stdout) {
 		t.Errorf("eval -positions: code %d\n%s", code, stdout)
 	}
-	fit := filepath.Join(dir, "fit.txt")
+	// -out replaces the file by a rename: a hard link to the old one keeps the old text.
+	fit, oldFit := filepath.Join(dir, "fit.txt"), filepath.Join(dir, "old-fit.txt")
+	os.WriteFile(fit, []byte("old"), 0o444)
+	os.Link(fit, oldFit)
 	if code, _, stderr := runCmd(t, "", "-q", "mpcfit", "-positions", pos, "-n", "40", "-depth", "4", "-min-samples", "5", "-out", fit); code != 0 {
 		t.Fatalf("mpcfit -positions: code %d, %s", code, stderr)
 	}
 	if data, err := os.ReadFile(fit); err != nil || !regexp.MustCompile(`(?m)^[234] 4 2 `).Match(data) {
 		t.Fatalf("fit %q, %v: want the height-4 regressions of stages 2-4", data, err)
+	}
+	if data, _ := os.ReadFile(oldFit); string(data) != "old" {
+		t.Errorf("mpcfit -out rewrote the old file in place: %q", data)
 	}
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("garbage; 1\n"), 0o644)
