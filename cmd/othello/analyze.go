@@ -104,11 +104,6 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	return nil
 }
 
-// positionFromFlags is board.ParsePosition, under the name train.go knows it by.
-func positionFromFlags(position, moves string) (board.Board, error) {
-	return board.ParsePosition(position, moves)
-}
-
 func depthLabel(in search.Info) string {
 	switch {
 	case in.Exact:

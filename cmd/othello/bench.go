@@ -8,6 +8,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/train"
 )
 
 func cmdBench(env *cmdEnv, args []string) error {
@@ -83,7 +84,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	boards = boards[:*npos]
 	if *file != "" {
 		// Positions with a move to play, deep enough that the search is a midgame one.
-		if boards, err = readFitPositions(*file, *maxFile, *depth); err != nil {
+		if boards, err = train.ReadMPCPositions(*file, *maxFile, *depth); err != nil {
 			return exitError{2, err}
 		}
 	}

@@ -111,9 +111,3 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	_, err = env.stdout.Write(text.Bytes())
 	return err
 }
-
-// readFitPositions reads the positions of an .obf-style file as mpcfit does
-// (train.ReadMPCPositions); bench reads its -file positions with it.
-func readFitPositions(path string, n, maxHeight int) ([]board.Board, error) {
-	return train.ReadMPCPositions(path, n, maxHeight)
-}
