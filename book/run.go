@@ -12,6 +12,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
 )
@@ -52,7 +53,7 @@ func (c SearchConfig) engine() search.Config {
 
 // TableBytes is the memory of the tables of all the engines, for a check at start-up.
 func (c SearchConfig) TableBytes() uint64 {
-	return search.TableBytes(c.engine()) * uint64(max(c.Threads, 1))
+	return bigmem.Times(search.TableBytes(c.engine()), max(c.Threads, 1))
 }
 
 // Runner runs work on a book file: it logs progress and the end of an interrupted run to Log

@@ -13,13 +13,9 @@ func TableBytes(cfg Config) uint64 {
 	if solver <= 0 {
 		solver = 16
 	}
-	return sat(bigmem.MiB(tt, 1), bigmem.MiB(solver, 1))
-}
-
-// sat is a + b, saturating.
-func sat(a, b uint64) uint64 {
+	a, b := bigmem.MiB(tt, 1), bigmem.MiB(solver, 1)
 	if a+b < a {
-		return ^uint64(0)
+		return ^uint64(0) // saturated, like bigmem.MiB
 	}
 	return a + b
 }

@@ -60,7 +60,7 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	}
 	cfg := search.Config{TTMiB: *ttMiB, Threads: *threads}
 	ev.configure(&cfg)
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), engineTableBytes(cfg)); err != nil {
+	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), search.TableBytes(cfg)); err != nil {
 		return err
 	}
 	e := search.NewEngine(cfg)

@@ -68,7 +68,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	base := search.Config{TTMiB: *ttMiB, Threads: *threads, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
 	// The engines of the variants and of -loss's reference are made one after the other.
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), engineTableBytes(base)); err != nil {
+	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), search.TableBytes(base)); err != nil {
 		return err
 	}
 	if *moveTime != 0 {

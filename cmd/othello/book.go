@@ -81,6 +81,9 @@ func (f bookSearchFlags) runner(env *cmdEnv) (book.Runner, error) {
 		return book.Runner{}, exitError{2, err}
 	}
 	sc.Eval, sc.EvalName = ev.ev, ev.name
+	if err := checkTableMemory(fmt.Sprintf("--tt %d with --threads %d", sc.TTMiB, sc.Threads), sc.TableBytes()); err != nil {
+		return book.Runner{}, err
+	}
 	return book.Runner{Search: sc, Log: env.log, Out: env.stdout}, nil
 }
 

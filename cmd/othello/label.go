@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/othellogo/othello/internal/bigmem"
+	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
 )
 
@@ -39,6 +41,10 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	}
 	if *n < 1 || *workers < 1 || *tt < 1 || *from < 0 {
 		return exitError{2, fmt.Errorf("want n, workers and tt >= 1 and from >= 0")}
+	}
+	// Each worker's engine has bounds and solver tables of -tt MiB each.
+	if err := checkTableMemory(fmt.Sprintf("-tt %d with -workers %d", *tt, *workers), bigmem.Times(search.TableBytes(search.Config{TTMiB: *tt, SolverMiB: *tt}), *workers)); err != nil {
+		return err
 	}
 	if err := checkWritable("-o", *out); err != nil {
 		return err

@@ -92,7 +92,7 @@ func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, er
 	}
 	cfg := search.Config{TTMiB: *f.ttMiB, Threads: *f.threads}
 	ev.configure(&cfg)
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *f.ttMiB), engineTableBytes(cfg)); err != nil {
+	if err := checkTableMemory(fmt.Sprintf("-tt %d", *f.ttMiB), search.TableBytes(cfg)); err != nil {
 		return nil, protocol.Options{}, err
 	}
 	if *f.sel < 0 || *f.sel > search.MaxSelectivity {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 )
 
@@ -63,7 +64,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		if *jobs > 1 {
 			flag += fmt.Sprintf(" with -jobs %d", *jobs)
 		}
-		if err := checkTableMemory(flag, mibBytes(*hashMiB, *jobs)); err != nil {
+		if err := checkTableMemory(flag, bigmem.MiB(*hashMiB, *jobs)); err != nil {
 			return err
 		}
 	}

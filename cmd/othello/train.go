@@ -9,6 +9,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/train"
 )
 
@@ -61,6 +62,12 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	}
 	if *exact < 0 || *exact > train.MaxExactDepth || *exactTT < 1 {
 		return exitError{2, fmt.Errorf("exact %d, exact-tt %d: want 0 (off) to %d empties and a table of at least 1 MiB", *exact, *exactTT, train.MaxExactDepth)}
+	}
+	if *exact > 0 {
+		// Each worker has a relabelling solver with a table of -exact-tt MiB.
+		if err := checkTableMemory(fmt.Sprintf("-exact-tt %d with -workers %d", *exactTT, *workers), bigmem.MiB(*exactTT, max(*workers, 1))); err != nil {
+			return err
+		}
 	}
 	for _, o := range []struct{ flag, path string }{{"-o", *out}, {"-plot", *plotPath}, {"-log", *logPath}, {"-exact-cache", *exactCache}} {
 		if err := checkWritable(o.flag, o.path); err != nil {

@@ -48,6 +48,17 @@ func MiB(mib, count int) uint64 {
 	return b * uint64(count)
 }
 
+// Times is count copies of b bytes, saturating like MiB.
+func Times(b uint64, count int) uint64 {
+	if count <= 0 {
+		return 0
+	}
+	if b > math.MaxUint64/uint64(count) {
+		return math.MaxUint64
+	}
+	return b * uint64(count)
+}
+
 // CheckAvailable returns a *TooLargeError when request bytes are more than Available says the
 // process can have, and nil when they fit or when the system does not tell (no check is
 // better than a wrong refusal).
