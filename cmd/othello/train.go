@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/train"
 )
@@ -95,30 +95,14 @@ func usageIf(err error) error {
 }
 
 // checkWritable refuses, before any work, an output path that could not be written when the
-// work is done. Every output is replaced by a rename (internal/atomicfile), so what matters is
-// that the path is not a directory and that its directory takes a new file (one is created
-// and removed again); the file itself need not be writable. An empty path is no output.
+// work is done (atomicfile.CheckWritable). An empty path is no output.
 func checkWritable(flag, path string) error {
 	if path == "" {
 		return nil
 	}
-	fail := func(err error) error {
+	if err := atomicfile.CheckWritable(path); err != nil {
 		return exitError{2, fmt.Errorf("%s %s: cannot write there: %v", flag, path, err)}
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fail(fmt.Errorf("it is a directory"))
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".othello-write-check-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("directory %s: %v", dir, pe.Err)
-		}
-		return fail(err)
-	}
-	f.Close()
-	os.Remove(f.Name())
 	return nil
 }
 
