@@ -1,6 +1,8 @@
 package train
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
 )
 
@@ -224,4 +228,55 @@ func Summary(e *eval.Evaluator) ([]byte, error) {
 		return nil, errors.New("the weight file has no training summary (section TRN1)")
 	}
 	return summary, nil
+}
+
+// MPCFitOptions are the settings of FitMPCText.
+type MPCFitOptions struct {
+	Openings   string // file of opening transcripts to sample positions from, or
+	Positions  string // file of positions (.obf-style lines) to take instead
+	N          int    // number of positions
+	MaxHeight  int    // deepest height fitted
+	Seed       uint64 // of the sampling
+	Workers    int    // positions searched at the same time
+	MinSamples int    // fewest samples for a (stage, height) regression
+	Eval       *eval.Evaluator
+	EvalName   string // written in the regressions' header
+}
+
+// FitMPCText fits the Multi-ProbCut regressions of the evaluation on positions read or
+// sampled (ReadMPCPositions, SampleMPCPositions, MPCSamples, search.FitMPC) and returns
+// their text (search.WriteMPC) and the number of positions fitted. A cancelled ctx fits what
+// was searched. Errors in the files are InputErrors.
+func FitMPCText(ctx context.Context, o MPCFitOptions, newBar func(n int, what string) Bar) ([]byte, int, error) {
+	cfg := search.Config{TTMiB: 16, NoMPC: true, Eval: o.Eval}
+	var positions []board.Board
+	if o.Positions != "" {
+		var err error
+		if positions, err = ReadMPCPositions(o.Positions, o.N, o.MaxHeight); err != nil {
+			return nil, 0, InputError{err}
+		}
+	} else {
+		f, err := os.Open(o.Openings)
+		if err != nil {
+			return nil, 0, InputError{err}
+		}
+		opens, err := ReadOpenings(f, 0, 0)
+		f.Close()
+		if err != nil {
+			return nil, 0, InputError{fmt.Errorf("%s: %v", o.Openings, err)}
+		}
+		if len(opens) == 0 {
+			return nil, 0, InputError{fmt.Errorf("%s: no openings", o.Openings)}
+		}
+		positions = SampleMPCPositions(cfg, opens, o.N, o.MaxHeight, o.Seed)
+	}
+	bar := RunOptions{NewBar: newBar}.bar(len(positions), "mpcfit")
+	good := MPCSamples(ctx, cfg, positions, o.MaxHeight, o.Workers, func() { bar.Add(1) })
+	bar.Finish()
+	params := search.FitMPC(o.EvalName, good, o.MinSamples)
+	var text bytes.Buffer
+	if err := search.WriteMPC(&text, params); err != nil {
+		return nil, 0, err
+	}
+	return text.Bytes(), len(good), nil
 }

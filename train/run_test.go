@@ -2,6 +2,7 @@ package train
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -161,5 +162,33 @@ func TestEvaluateGames(t *testing.T) {
 	}
 	if err := EvaluateGames(&w, e, []string{"testdata/absent.wtb"}, 0, "", ""); err == nil {
 		t.Error("missing games: no error")
+	}
+}
+
+// FitMPCText fits regressions on positions of a file or sampled from openings; unusable
+// files are InputErrors.
+func TestFitMPCText(t *testing.T) {
+	dir := t.TempDir()
+	pos := filepath.Join(dir, "pos.txt")
+	var lines []string
+	for _, tr := range []string{"f5d6c3d3c4f4", "f5f6e6f4e3c5", "f5d6c5f4e3f6", "f5f4e3f6d3e6", "f5d6c4d3c3f4"} {
+		_, b, _ := board.ParseTranscript(tr)
+		lines = append(lines, b.OBF())
+	}
+	os.WriteFile(pos, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	text, n, err := FitMPCText(context.Background(), MPCFitOptions{Positions: pos, N: 5, MaxHeight: 3, Workers: 2, MinSamples: 2, EvalName: "mobility"}, nil)
+	if err != nil || n != 5 || !strings.Contains(string(text), "eval mobility\n") || !strings.Contains(string(text), "\n5 3 1 ") {
+		t.Fatalf("from positions: %d fitted, %v\n%s", n, err, text)
+	}
+	if _, n, err = FitMPCText(context.Background(), MPCFitOptions{Openings: filepath.Join("testdata", "xot_20.txt"), N: 4, MaxHeight: 2, Seed: 1, Workers: 1, MinSamples: 1}, nil); err != nil || n != 4 {
+		t.Errorf("from openings: %d fitted, %v", n, err)
+	}
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, nil, 0o644)
+	for _, o := range []MPCFitOptions{{Positions: empty}, {Openings: empty}, {Openings: filepath.Join(dir, "absent")}, {Positions: filepath.Join(dir, "absent")}} {
+		o.N, o.MaxHeight = 5, 3
+		if _, _, err := FitMPCText(context.Background(), o, nil); !errors.As(err, &InputError{}) {
+			t.Errorf("%+v: %v; want an InputError", o, err)
+		}
 	}
 }

@@ -106,29 +106,15 @@ func cmdBench(env *cmdEnv, args []string) error {
 	}
 	var each func(int, search.Result, time.Duration)
 	if *verbose {
-		each = func(i int, r search.Result, el time.Duration) {
-			fmt.Fprintf(env.stdout, "  %2d  %2d empties  %s %+6.2f  %11d nodes  %7.3f s\n", i+1, boards[i].NumEmpties(), r.Move, r.Score, r.Nodes, el.Seconds())
-		}
+		each = search.BenchEach(env.stdout, boards)
 	}
-	var first search.BenchResult
+	var first *search.BenchResult
 	for vi, v := range variants {
 		r := search.RunBench(v, boards, *depth, refs, each)
-		line := fmt.Sprintf("%-24s nodes %12d  time %8.3f s  %6.2f M nodes/s  cpu %8.3f s  %6.2f M nodes/cpu-s", v.Name, r.Nodes, r.Time.Seconds(), float64(r.Nodes)/r.Time.Seconds()/1e6,
-			r.CPU.Seconds(), float64(r.Nodes)/r.CPU.Seconds()/1e6)
-		if refs != nil {
-			line += fmt.Sprintf("  loss %.3f discs/move, %d worse", r.Loss, r.Worse)
+		fmt.Fprintln(env.stdout, search.BenchLine(v.Name, r, refs != nil, first))
+		if *table && vi == 0 {
+			first = &r
 		}
-		if p := r.Parallel; p.Splits > 0 {
-			line += fmt.Sprintf("  splits %d, helpers idle %.0f%%", p.Splits, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
-		}
-		if *table {
-			if vi == 0 {
-				first = r
-			} else {
-				line += fmt.Sprintf("  nodes x%.2f  cpu x%.2f vs full", float64(r.Nodes)/float64(first.Nodes), r.CPU.Seconds()/first.CPU.Seconds())
-			}
-		}
-		fmt.Fprintln(env.stdout, line)
 	}
 	return nil
 }
@@ -167,7 +153,6 @@ func benchMoveQuality(env *cmdEnv, cfg search.Config, path string, n int, moveTi
 	if q.Positions == 0 {
 		return exitError{2, fmt.Errorf("%s: no position with a move to play and move scores", path)}
 	}
-	fmt.Fprintf(env.stdout, "move quality: %d positions, %v a move, selectivity %d: mean loss %.3f discs, %d worse moves, %d result errors, %.1f ms a move\n",
-		q.Positions, moveTime, sel, q.Loss, q.Worse, q.ResultErrors, q.Time.Seconds()*1000/float64(q.Positions))
+	search.WriteMoveQuality(env.stdout, q, moveTime, sel)
 	return nil
 }

@@ -32,9 +32,9 @@ func TestApply(t *testing.T) {
 		t.Errorf("another command's table applied: %q %v", *moves, err)
 	}
 	for text, want := range map[string]string{
-		"[\"book build\"]\nmovez = 1\n":    `unknown option "movez"`,
+		"[\"book build\"]\nmovez = 1\n":     `unknown option "movez"`,
 		"[\"book build\"]\ndepth = \"x\"\n": "depth = x",
-		"[\"book build\"\n":                "config ",
+		"[\"book build\"\n":                 "config ",
 		"\"book build\" = 3\n":              "must be a table",
 	} {
 		if _, _, _, err := parse(text); err == nil || !strings.Contains(err.Error(), want) {

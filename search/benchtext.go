@@ -1,0 +1,43 @@
+package search
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/othellogo/othello/board"
+)
+
+// The text of the bench command: a line per position searched, a line per variant run, and
+// the move-quality summary.
+
+// BenchEach returns the function that prints a line per position searched, for RunBench.
+func BenchEach(w io.Writer, boards []board.Board) func(int, Result, time.Duration) {
+	return func(i int, r Result, el time.Duration) {
+		fmt.Fprintf(w, "  %2d  %2d empties  %s %+6.2f  %11d nodes  %7.3f s\n", i+1, boards[i].NumEmpties(), r.Move, r.Score, r.Nodes, el.Seconds())
+	}
+}
+
+// BenchLine is the line of a variant's run: nodes, time and speed, CPU time; with loss the
+// chosen moves' loss; the parallel search's splits; and against first (not nil) the ratios of
+// nodes and CPU time.
+func BenchLine(name string, r BenchResult, loss bool, first *BenchResult) string {
+	line := fmt.Sprintf("%-24s nodes %12d  time %8.3f s  %6.2f M nodes/s  cpu %8.3f s  %6.2f M nodes/cpu-s", name, r.Nodes, r.Time.Seconds(), float64(r.Nodes)/r.Time.Seconds()/1e6,
+		r.CPU.Seconds(), float64(r.Nodes)/r.CPU.Seconds()/1e6)
+	if loss {
+		line += fmt.Sprintf("  loss %.3f discs/move, %d worse", r.Loss, r.Worse)
+	}
+	if p := r.Parallel; p.Splits > 0 {
+		line += fmt.Sprintf("  splits %d, helpers idle %.0f%%", p.Splits, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
+	}
+	if first != nil {
+		line += fmt.Sprintf("  nodes x%.2f  cpu x%.2f vs full", float64(r.Nodes)/float64(first.Nodes), r.CPU.Seconds()/first.CPU.Seconds())
+	}
+	return line
+}
+
+// WriteMoveQuality prints the move quality of moves chosen in moveTime at selectivity sel.
+func WriteMoveQuality(w io.Writer, q MoveQualityResult, moveTime time.Duration, sel int) {
+	fmt.Fprintf(w, "move quality: %d positions, %v a move, selectivity %d: mean loss %.3f discs, %d worse moves, %d result errors, %.1f ms a move\n",
+		q.Positions, moveTime, sel, q.Loss, q.Worse, q.ResultErrors, q.Time.Seconds()*1000/float64(q.Positions))
+}
