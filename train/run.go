@@ -13,6 +13,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
 )
@@ -279,4 +280,41 @@ func FitMPCText(ctx context.Context, o MPCFitOptions, newBar func(n int, what st
 		return nil, 0, err
 	}
 	return text.Bytes(), len(good), nil
+}
+
+// TableBytes is the memory of the labelling engines' tables: each worker's engine has bounds
+// and solver tables of TTMiB each.
+func (c LabelConfig) TableBytes() uint64 {
+	return bigmem.Times(search.TableBytes(search.Config{TTMiB: c.TTMiB, SolverMiB: c.TTMiB}), max(c.Workers, 1))
+}
+
+// LabelFile labels positions drawn from the games (SearchLabels) and writes them to the file
+// out, then prints what it wrote to w. A cancelled ctx (Ctrl-C) writes the positions labelled
+// so far and returns an error saying how to label the rest.
+func LabelFile(ctx context.Context, games []Game, cfg LabelConfig, out string, w io.Writer, bar Bar) error {
+	if bar == nil {
+		bar = noBar{}
+	}
+	start := time.Now()
+	ps, err := SearchLabels(ctx, games, cfg, func() { bar.Add(1) })
+	interrupted := ctx.Err() != nil
+	if e, ok := bar.(interface{ Exit() error }); ok && interrupted {
+		e.Exit() // where it stopped, not 100%
+	} else {
+		bar.Finish()
+	}
+	if err != nil && !interrupted {
+		return err
+	}
+	if interrupted && len(ps) == 0 {
+		return fmt.Errorf("interrupted before any position was labelled")
+	}
+	if err := WritePositionsFile(out, ps); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %d positions to %s in %s\n", len(ps), out, time.Since(start).Round(time.Second))
+	if interrupted {
+		return fmt.Errorf("interrupted: the file holds the first %d positions; -from %d -n %d labels the rest", len(ps), cfg.First+len(ps), cfg.Positions-len(ps))
+	}
+	return nil
 }

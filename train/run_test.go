@@ -192,3 +192,31 @@ func TestFitMPCText(t *testing.T) {
 		}
 	}
 }
+
+// LabelFile writes the labelled positions and says so; interrupted before any position, it
+// writes nothing and says so.
+func TestLabelFile(t *testing.T) {
+	games, ev := labelFixture(t)
+	cfg := LabelConfig{Positions: 10, MinEmpties: 20, MaxEmpties: 40, Depth: 1, Eval: ev, TTMiB: 1, Workers: 2, Seed: 1}
+	out := filepath.Join(t.TempDir(), "pos.txt")
+	var w bytes.Buffer
+	bars := 0
+	if err := LabelFile(context.Background(), games, cfg, out, &w, countBar{&bars}); err != nil || !strings.HasPrefix(w.String(), "wrote 10 positions to "+out) || bars != 10 {
+		t.Fatalf("LabelFile: %v, %q, %d steps shown", err, w.String(), bars)
+	}
+	if ps, err := ReadPositionFiles([]string{out}, nil); err != nil || len(ps) != 10 {
+		t.Errorf("the file: %d positions, %v", len(ps), err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	other := filepath.Join(t.TempDir(), "none.txt")
+	if err := LabelFile(ctx, games, cfg, other, &w, nil); err == nil || !strings.Contains(err.Error(), "interrupted before any position") {
+		t.Errorf("interrupted at once: %v", err)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Error("a file written with no position")
+	}
+	if got, want := (LabelConfig{TTMiB: 2, Workers: 3}).TableBytes(), uint64(3*4<<20); got != want {
+		t.Errorf("TableBytes %d, want %d", got, want)
+	}
+}

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
-	"github.com/othellogo/othello/internal/bigmem"
-	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
 )
 
@@ -42,8 +39,9 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	if *n < 1 || *workers < 1 || *tt < 1 || *from < 0 {
 		return exitError{2, fmt.Errorf("want n, workers and tt >= 1 and from >= 0")}
 	}
-	// Each worker's engine has bounds and solver tables of -tt MiB each.
-	if err := checkTableMemory(fmt.Sprintf("-tt %d with -workers %d", *tt, *workers), bigmem.Times(search.TableBytes(search.Config{TTMiB: *tt, SolverMiB: *tt}), *workers)); err != nil {
+	cfg := train.LabelConfig{Positions: *n, MinEmpties: *minE, MaxEmpties: *maxE, RandomMoves: *random,
+		Depth: *depth, Selectivity: *sel, ExactEmpties: *exact, TTMiB: *tt, Workers: *workers, Seed: *seed, First: *from}
+	if err := checkTableMemory(fmt.Sprintf("-tt %d with -workers %d", *tt, *workers), cfg.TableBytes()); err != nil {
 		return err
 	}
 	if err := checkWritable("-o", *out); err != nil {
@@ -53,36 +51,13 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
+	cfg.Eval = ev.ev
 	games, st, err := train.LoadGames(fs.Args(), nil, nil)
 	if err != nil {
 		return exitError{2, err}
 	}
 	env.log.Info().Msgf("games: %v", st)
-	cfg := train.LabelConfig{Positions: *n, MinEmpties: *minE, MaxEmpties: *maxE, RandomMoves: *random,
-		Depth: *depth, Selectivity: *sel, ExactEmpties: *exact, Eval: ev.ev, TTMiB: *tt, Workers: *workers, Seed: *seed, First: *from}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	bar := newBar(env, *n, "labelling")
-	start := time.Now()
-	ps, err := train.SearchLabels(ctx, games, cfg, func() { bar.Add(1) })
-	interrupted := ctx.Err() != nil
-	if interrupted {
-		bar.Exit() // where it stopped, not 100%
-	} else {
-		bar.Finish()
-	}
-	if err != nil && !interrupted {
-		return err
-	}
-	if interrupted && len(ps) == 0 {
-		return fmt.Errorf("interrupted before any position was labelled")
-	}
-	if err := train.WritePositionsFile(*out, ps); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "wrote %d positions to %s in %s\n", len(ps), *out, time.Since(start).Round(time.Second))
-	if interrupted {
-		return fmt.Errorf("interrupted: the file holds the first %d positions; -from %d -n %d labels the rest", len(ps), *from+len(ps), *n-len(ps))
-	}
-	return nil
+	return train.LabelFile(ctx, games, cfg, *out, env.stdout, newBar(env, *n, "labelling"))
 }

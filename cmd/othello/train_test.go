@@ -54,16 +54,8 @@ func TestTrainAndEvalCommands(t *testing.T) {
 			t.Errorf("%v: code %d, want 2", c, code)
 		}
 	}
-	for _, c := range [][]string{{"-weights", filepath.Join(dir, "absent.gtw")}, {"-weights", "mobility"}} {
-		if code, _, stderr := runCmd(t, "", append([]string{"eval"}, c...)...); code != 1 || stderr == "" {
-			t.Errorf("eval %v: code %d, stderr %q; want an error", c, code, stderr)
-		}
-	}
-	// Refusing to overwrite a file that is not this run's cache is a usage error.
-	notes := filepath.Join(dir, "notes.txt")
-	os.WriteFile(notes, []byte("my notes\n"), 0o644)
-	if code, _, stderr := runCmd(t, "", "train", "-o", out, "-epochs", "1", "-exact", "4", "-exact-cache", notes, games); code != 2 || !strings.Contains(stderr, "-force") {
-		t.Errorf("-exact-cache on another file: code %d, %q", code, stderr)
+	if code, _, stderr := runCmd(t, "", "eval", "-weights", filepath.Join(dir, "absent.gtw")); code != 1 || !strings.Contains(stderr, "absent.gtw") {
+		t.Errorf("eval -weights of a missing file: code %d, stderr %q", code, stderr)
 	}
 }
 
