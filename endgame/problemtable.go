@@ -3,7 +3,9 @@ package endgame
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 )
 
 // The text of a run of problems (the solve command): which ones to solve, a line per result,
@@ -99,4 +101,84 @@ func (t ProblemTable) score(x int) string {
 		return "loss"
 	}
 	return "draw"
+}
+
+// InputError is an error in what a run was given (a file or an option it cannot use) rather
+// than a failure of the work; a command reports it as a usage error.
+type InputError struct{ Err error }
+
+func (e InputError) Error() string { return e.Err.Error() }
+func (e InputError) Unwrap() error { return e.Err }
+
+// SolveFile is a run of the problems of an .obf file, as the solve command makes it.
+type SolveFile struct {
+	Path     string
+	First    int    // the number of the file's first problem (0: FirstNumber(Path))
+	Only     string // the problems to solve (SelectProblems; "": all)
+	Run      ProblemOptions
+	AllMoves string // with Run.AllMoves: the file the problems are written to with every move's score
+	EvalName string // the evaluation ordering the moves, named in the header
+	Out      io.Writer
+	Progress io.Writer // the progress lines (Run.ProgressInterval)
+}
+
+// Solve reads the problems, solves those selected (RunProblems) and prints the table
+// (ProblemTable) with a header and the totals. Errors in the file and the options are
+// InputErrors.
+func (s SolveFile) Solve() (ProblemTotals, error) {
+	problems, err := ReadProblemFile(s.Path)
+	if err != nil {
+		return ProblemTotals{}, InputError{err}
+	}
+	if len(problems) == 0 {
+		return ProblemTotals{}, InputError{fmt.Errorf("%s: no positions to solve (want .obf lines: 64 squares and the side to move)", s.Path)}
+	}
+	if s.First <= 0 {
+		s.First = FirstNumber(s.Path)
+	}
+	selected, err := SelectProblems(s.Only, s.First, len(problems))
+	if err != nil {
+		return ProblemTotals{}, InputError{err}
+	}
+	var movesOut *os.File
+	if s.Run.AllMoves {
+		if s.Run.WLD || s.Run.Selectivity > 0 {
+			return ProblemTotals{}, InputError{fmt.Errorf("--all-moves solves exactly: not with --wld or --sel")}
+		}
+		if movesOut, err = os.Create(s.AllMoves); err != nil {
+			return ProblemTotals{}, InputError{err}
+		}
+		defer movesOut.Close()
+	}
+	mode := "exact"
+	if s.Run.WLD {
+		mode = "win/loss/draw"
+	}
+	if s.Run.Selectivity > 0 {
+		mode = fmt.Sprintf("probable (%d%% cuts) %s", SelectivityPercent(s.Run.Selectivity), mode)
+	}
+	fmt.Fprintf(s.Out, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering\n",
+		s.Path, len(selected), mode, s.Run.Solver.Threads, s.Run.Jobs, s.Run.Solver.TableMiB, s.EvalName)
+	table := ProblemTable{W: s.Out, First: s.First, WLD: s.Run.WLD}
+	table.Header()
+	if s.Progress != nil {
+		s.Run.Progress = func(i int, nodes uint64, el time.Duration) {
+			fmt.Fprintf(s.Progress, "  ... #%d (%d empties): %d nodes, %.0f s, %.1f Mn/s\n", s.First+i, problems[i].Board.NumEmpties(), nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
+		}
+	}
+	tot, err := RunProblems(problems, selected, s.Run, func(r ProblemResult) error {
+		pr := &problems[r.Index]
+		if movesOut != nil {
+			if _, err := fmt.Fprintln(movesOut, FormatOBF(pr.Board, r.Moves)); err != nil {
+				return InputError{err}
+			}
+		}
+		table.Row(pr, r)
+		return nil
+	})
+	if err != nil {
+		return tot, err
+	}
+	table.Totals(tot)
+	return tot, nil
 }

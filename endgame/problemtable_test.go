@@ -2,6 +2,8 @@ package endgame
 
 import (
 	"bytes"
+	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,5 +57,40 @@ func TestProblemTable(t *testing.T) {
 		"total: 2 positions, 2000 nodes, 2.000 s solver time, 0.0 Mn/s, 0.000 s cpu, 1 wrong\n"
 	if w.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", w.String(), want)
+	}
+}
+
+// SolveFile prints the header, a row per problem and the totals, writes the positions with
+// every move's score, and reports unusable files and options as InputErrors.
+func TestSolveFile(t *testing.T) {
+	dir := t.TempDir()
+	path, all := dir+"/p.obf", dir+"/all.obf"
+	os.WriteFile(path, []byte("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n"), 0o644)
+	var w bytes.Buffer
+	s := SolveFile{Path: path, AllMoves: all, EvalName: "mobility", Out: &w,
+		Run: ProblemOptions{Solver: DefaultSolverOptions(8), Jobs: 1, AllMoves: true}}
+	s.Run.Solver.Threads = 1
+	tot, err := s.Solve()
+	if err != nil || tot.Positions != 1 || tot.Wrong != 0 || !strings.HasPrefix(w.String(), path+": 1 positions, exact, 1 thread(s) per position, 1 at once, table 8 MiB per solver, mobility ordering\n") ||
+		!strings.Contains(w.String(), "   1  14   g8    +18    +18 ") || !strings.Contains(w.String(), "total: 1 positions") {
+		t.Fatalf("%+v, %v\n%s", tot, err, w.String())
+	}
+	if data, _ := os.ReadFile(all); !strings.HasSuffix(string(data), " X; G8:+18; H1:+12; A2:+6; H7:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n") {
+		t.Errorf("all moves: %q", data)
+	}
+	empty := dir + "/empty.obf"
+	os.WriteFile(empty, []byte("\n"), 0o644)
+	for name, change := range map[string]func(*SolveFile){
+		"missing file":          func(s *SolveFile) { s.Path = dir + "/absent.obf" },
+		"no positions":          func(s *SolveFile) { s.Path = empty },
+		"--only out of range":   func(s *SolveFile) { s.Only = "5" },
+		"--all-moves and --wld": func(s *SolveFile) { s.Run.WLD = true },
+		"--all-moves elsewhere": func(s *SolveFile) { s.AllMoves = dir + "/no/such/dir/x" },
+	} {
+		c := s
+		change(&c)
+		if _, err := c.Solve(); !errors.As(err, &InputError{}) {
+			t.Errorf("%s: %v; want an InputError", name, err)
+		}
 	}
 }

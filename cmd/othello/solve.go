@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"time"
 
@@ -68,20 +67,6 @@ func cmdSolve(env *cmdEnv, args []string) error {
 			return err
 		}
 	}
-	problems, err := readProblems(path)
-	if err != nil {
-		return err
-	}
-	if len(problems) == 0 {
-		return exitError{2, fmt.Errorf("%s: no positions to solve (want .obf lines: 64 squares and the side to move)", path)}
-	}
-	if *first <= 0 {
-		*first = endgame.FirstNumber(path)
-	}
-	selected, err := endgame.SelectProblems(*only, *first, len(problems))
-	if err != nil {
-		return exitError{2, err}
-	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
 		return exitError{2, err}
@@ -100,51 +85,16 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	opt.Parity = !*noParity
 	opt.Last4 = !*noLast4
 	opt.Aspiration = !*noAsp
-
-	if *allMoves != "" && (*wld || *sel > 0) {
-		return exitError{2, fmt.Errorf("--all-moves solves exactly: not with --wld or --sel")}
-	}
-	var movesOut *os.File
-	if *allMoves != "" {
-		if movesOut, err = os.Create(*allMoves); err != nil {
-			return exitError{2, err}
-		}
-		defer movesOut.Close()
-	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-
-	mode := "exact"
-	if *wld {
-		mode = "win/loss/draw"
-	}
-	if *sel > 0 {
-		mode = fmt.Sprintf("probable (%d%% cuts) %s", search.SelectivityPercent(*sel), mode)
-	}
-	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *jobs, *hashMiB, ev.name)
-	table := endgame.ProblemTable{W: env.stdout, First: *first, WLD: *wld}
-	table.Header()
-	run := endgame.ProblemOptions{Solver: opt, Selectivity: *sel, WLD: *wld, Jobs: *jobs, AllMoves: movesOut != nil, ProgressInterval: *progress}
-	run.Progress = func(i int, nodes uint64, el time.Duration) {
-		fmt.Fprintf(env.stderr, "  ... #%d (%d empties): %d nodes, %.0f s, %.1f Mn/s\n", *first+i, problems[i].Board.NumEmpties(), nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
-	}
-	tot, err := endgame.RunProblems(problems, selected, run, func(r endgame.ProblemResult) error {
-		pr := &problems[r.Index]
-		if movesOut != nil {
-			if _, err := fmt.Fprintln(movesOut, endgame.FormatOBF(pr.Board, r.Moves)); err != nil {
-				return exitError{2, err}
-			}
-		}
-		table.Row(pr, r)
-		return nil
-	})
+	tot, err := endgame.SolveFile{Path: path, First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Out: env.stdout, Progress: env.stderr,
+		Run: endgame.ProblemOptions{Solver: opt, Selectivity: *sel, WLD: *wld, Jobs: *jobs, AllMoves: *allMoves != "", ProgressInterval: *progress}}.Solve()
 	if err != nil {
-		return err
+		return usageIf(err)
 	}
-	table.Totals(tot)
 	if tot.Wrong > 0 && *sel > 0 {
 		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", tot.Wrong)
 		return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/internal/bigmem"
@@ -85,10 +86,9 @@ func cmdTrain(env *cmdEnv, args []string) error {
 		Log: env.log, NewBar: func(n int, what string) train.Bar { return newBar(env, n, what) }}, env.stdout))
 }
 
-// usageIf makes a train.InputError a usage error.
+// usageIf makes a package's InputError a usage error.
 func usageIf(err error) error {
-	var ie train.InputError
-	if errors.As(err, &ie) {
+	if errors.As(err, &train.InputError{}) || errors.As(err, &endgame.InputError{}) {
 		return exitError{2, err}
 	}
 	return err
