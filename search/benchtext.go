@@ -41,3 +41,45 @@ func WriteMoveQuality(w io.Writer, q MoveQualityResult, moveTime time.Duration, 
 	fmt.Fprintf(w, "move quality: %d positions, %v a move, selectivity %d: mean loss %.3f discs, %d worse moves, %d result errors, %.1f ms a move\n",
 		q.Positions, moveTime, sel, q.Loss, q.Worse, q.ResultErrors, q.Time.Seconds()*1000/float64(q.Positions))
 }
+
+// Bench is a run of the bench command: every variant searches the boards to Depth, and a line
+// per variant is printed to Out (with Each a line per position too); with Loss every move is
+// first valued by a full-width search (BenchReference) and each variant's loss is printed;
+// with more than one variant the others are compared with the first.
+type Bench struct {
+	Variants []BenchVariant
+	Boards   []board.Board
+	Depth    int
+	Loss     bool
+	Each     bool
+	EvalName string // named in the header
+	Out      io.Writer
+}
+
+// Run runs the bench and prints it.
+func (b Bench) Run() {
+	base := b.Variants[0].Config
+	threads := "one thread"
+	if base.Threads > 1 {
+		threads = fmt.Sprintf("%d threads", base.Threads)
+	}
+	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration())
+	var refs [][]MoveScore
+	if b.Loss {
+		start := time.Now()
+		refs = BenchReference(base, b.Boards, b.Depth)
+		fmt.Fprintf(b.Out, "reference: every move at full width, depth %d, %.3f s\n", b.Depth, time.Since(start).Seconds())
+	}
+	var each func(int, Result, time.Duration)
+	if b.Each {
+		each = BenchEach(b.Out, b.Boards)
+	}
+	var first *BenchResult
+	for i, v := range b.Variants {
+		r := RunBench(v, b.Boards, b.Depth, refs, each)
+		fmt.Fprintln(b.Out, BenchLine(v.Name, r, refs != nil, first))
+		if i == 0 && len(b.Variants) > 1 {
+			first = &r
+		}
+	}
+}

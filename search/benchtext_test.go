@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,5 +22,18 @@ func TestBenchText(t *testing.T) {
 		"move quality: 2 positions, 20ms a move, selectivity 5: mean loss 1.500 discs, 1 worse moves, 1 result errors, 500.0 ms a move\n"
 	if w.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", w.String(), want)
+	}
+}
+
+// Bench prints its header, the reference, a line per position and per variant, and compares
+// the variants after the first with it.
+func TestBenchRun(t *testing.T) {
+	var w bytes.Buffer
+	base := Config{TTMiB: 1}
+	Bench{Variants: BenchTable(base, 0)[:2], Boards: BenchPositions()[:2], Depth: 2, Loss: true, Each: true, EvalName: "mobility", Out: &w}.Run()
+	out := w.String()
+	if !strings.HasPrefix(out, "bench: 2 positions, depth 2, eval mobility, tables 1 MiB, one thread, ") || !strings.Contains(out, "\nreference: every move at full width, depth 2, ") ||
+		strings.Count(out, " empties ") != 4 || strings.Count(out, " discs/move, ") != 2 || strings.Count(out, " vs full\n") != 1 {
+		t.Errorf("bench output:\n%s", out)
 	}
 }

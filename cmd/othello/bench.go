@@ -6,7 +6,6 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
 )
@@ -93,29 +92,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	threadText := "one thread"
-	if *threads > 1 {
-		threadText = fmt.Sprintf("%d threads", *threads)
-	}
-	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(boards), *depth, ev.name, *ttMiB, threadText, board.MoveGeneration())
-	var refs [][]search.MoveScore
-	if *loss {
-		start := time.Now()
-		refs = search.BenchReference(base, boards, *depth)
-		fmt.Fprintf(env.stdout, "reference: every move at full width, depth %d, %.3f s\n", *depth, time.Since(start).Seconds())
-	}
-	var each func(int, search.Result, time.Duration)
-	if *verbose {
-		each = search.BenchEach(env.stdout, boards)
-	}
-	var first *search.BenchResult
-	for vi, v := range variants {
-		r := search.RunBench(v, boards, *depth, refs, each)
-		fmt.Fprintln(env.stdout, search.BenchLine(v.Name, r, refs != nil, first))
-		if *table && vi == 0 {
-			first = &r
-		}
-	}
+	search.Bench{Variants: variants, Boards: boards, Depth: *depth, Loss: *loss, Each: *verbose, EvalName: ev.name, Out: env.stdout}.Run()
 	return nil
 }
 
