@@ -222,6 +222,22 @@ func FitEmptiesBias(w io.Writer, src string, e *eval.Evaluator, games []Game, ou
 	return nil
 }
 
+// EvaluatePositionFiles prints to w the error of e per stage against the labelled positions
+// of the files (ReadPositionFiles, naming each file and its count in log); an unreadable
+// file is an InputError.
+func EvaluatePositionFiles(w io.Writer, e *eval.Evaluator, paths []string, log zerolog.Logger) error {
+	ps, err := ReadPositionFiles(paths, func(path string, n int) {
+		log.Info().Msgf("%d labelled positions from %s", n, path)
+	})
+	if err != nil {
+		return InputError{err}
+	}
+	fmt.Fprintf(w, "%d labelled positions\n", len(ps))
+	rep := EvaluatePositions(e, ps)
+	rep.Write(w)
+	return nil
+}
+
 // Summary returns the training summary stored in the weights (section TRN1).
 func Summary(e *eval.Evaluator) ([]byte, error) {
 	summary, ok := e.Section("TRN1")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/othellogo/othello/board"
@@ -14,12 +15,14 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// countBar counts what a run shows on its progress bars.
-type countBar struct{ n *int }
+// countBar counts what a run shows on its progress bars; the workers add from their own
+// goroutines, as progress bars allow.
+type countBar struct{ n *atomic.Int64 }
 
-func (b countBar) Add(n int) error { *b.n += n; return nil }
+func (b countBar) Add(n int) error { b.n.Add(int64(n)); return nil }
 func (b countBar) Describe(string) {}
 func (b countBar) Finish() error   { return nil }
+
 func tinyRun(dir string, log *bytes.Buffer) RunOptions {
 	cfg := DefaultConfig()
 	cfg.Epochs = 1
@@ -44,7 +47,7 @@ func TestTrain(t *testing.T) {
 		o.Paths = []string{filepath.Join("testdata", "playok_60.wtb"), filepath.Join("testdata", "selfplay_30.txt")}
 		o.Validation = []string{val}
 		o.Exact, o.ExactCache, o.PositionFiles = 6, filepath.Join(dir, "labels.gtx"), pos
-		bars := 0
+		var bars atomic.Int64
 		o.NewBar = func(int, string) Bar { return countBar{&bars} }
 		if err := Train(o, &out); err != nil {
 			t.Fatal(err)
@@ -57,8 +60,8 @@ func TestTrain(t *testing.T) {
 		if read := strings.Contains(log.String(), "read from"); read != (run == 1) {
 			t.Errorf("run %d: cache read %v\n%s", run+1, read, log.String())
 		}
-		if bars < 2*eval.NumStages {
-			t.Errorf("run %d: %d steps shown, want at least the %d epochs", run+1, bars, 2*eval.NumStages)
+		if bars.Load() < 2*eval.NumStages {
+			t.Errorf("run %d: %d steps shown, want at least the %d epochs", run+1, bars.Load(), 2*eval.NumStages)
 		}
 	}
 	for _, f := range []string{"w.csv", "w.png"} {
@@ -200,9 +203,9 @@ func TestLabelFile(t *testing.T) {
 	cfg := LabelConfig{Positions: 10, MinEmpties: 20, MaxEmpties: 40, Depth: 1, Eval: ev, TTMiB: 1, Workers: 2, Seed: 1}
 	out := filepath.Join(t.TempDir(), "pos.txt")
 	var w bytes.Buffer
-	bars := 0
-	if err := LabelFile(context.Background(), games, cfg, out, &w, countBar{&bars}); err != nil || !strings.HasPrefix(w.String(), "wrote 10 positions to "+out) || bars != 10 {
-		t.Fatalf("LabelFile: %v, %q, %d steps shown", err, w.String(), bars)
+	var bars atomic.Int64
+	if err := LabelFile(context.Background(), games, cfg, out, &w, countBar{&bars}); err != nil || !strings.HasPrefix(w.String(), "wrote 10 positions to "+out) || bars.Load() != 10 {
+		t.Fatalf("LabelFile: %v, %q, %d steps shown", err, w.String(), bars.Load())
 	}
 	if ps, err := ReadPositionFiles([]string{out}, nil); err != nil || len(ps) != 10 {
 		t.Errorf("the file: %d positions, %v", len(ps), err)
@@ -218,5 +221,24 @@ func TestLabelFile(t *testing.T) {
 	}
 	if got, want := (LabelConfig{TTMiB: 2, Workers: 3}).TableBytes(), uint64(3*4<<20); got != want {
 		t.Errorf("TableBytes %d, want %d", got, want)
+	}
+}
+
+func TestEvaluatePositionFiles(t *testing.T) {
+	e, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pos, bad := filepath.Join(dir, "pos.txt"), filepath.Join(dir, "bad.txt")
+	WritePositionsFile(pos, []Position{{Board: board.Start(), Score: 1}, {Board: board.Start(), Score: -1}})
+	os.WriteFile(bad, []byte("garbage; 1\n"), 0o644)
+	var w, log bytes.Buffer
+	if err := EvaluatePositionFiles(&w, e, []string{pos}, zerolog.New(&log)); err != nil || !strings.HasPrefix(w.String(), "2 labelled positions\n") ||
+		!strings.Contains(w.String(), "all ") || !strings.Contains(log.String(), "2 labelled positions from "+pos) {
+		t.Errorf("%v\n%s\n%s", err, w.String(), log.String())
+	}
+	if err := EvaluatePositionFiles(&w, e, []string{bad}, zerolog.Nop()); !errors.As(err, &InputError{}) || !strings.Contains(err.Error(), "bad.txt") {
+		t.Errorf("a malformed file: %v", err)
 	}
 }

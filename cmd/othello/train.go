@@ -152,16 +152,7 @@ func cmdEval(env *cmdEnv, args []string) error {
 		return exitError{2, fmt.Errorf("-fit-bias needs -games")}
 	}
 	if *positions != "" {
-		ps, err := train.ReadPositionFiles(strings.Split(*positions, ","), func(path string, n int) {
-			env.log.Info().Msgf("%d labelled positions from %s", n, path)
-		})
-		if err != nil {
-			return exitError{2, err}
-		}
-		fmt.Fprintf(env.stdout, "%d labelled positions\n", len(ps))
-		rep := train.EvaluatePositions(e, ps)
-		rep.Write(env.stdout)
-		return nil
+		return usageIf(train.EvaluatePositionFiles(env.stdout, e, strings.Split(*positions, ","), env.log))
 	}
 	b, err := board.ParsePosition(*position, *moves)
 	if err != nil {
