@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/atomicfile"
 )
 
 // The plain-text form, for interchange and for people: one line per known move value,
@@ -24,6 +25,16 @@ import (
 // not part of the form.
 
 const exportHeader = "# GoThello opening book: transcript, value of the last move for its player (discs), depth or \"exact\", and wins/draws/losses through the resulting book position\n"
+
+// ExportFile writes the text form (Export) to the file at path, atomically
+// (internal/atomicfile): a failed or killed export leaves an older file whole.
+func (bk *Book) ExportFile(path string) (lines, unreachable int, err error) {
+	err = atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		lines, unreachable, err = bk.Export(w)
+		return err
+	})
+	return lines, unreachable, err
+}
 
 // Export writes the book in its plain-text form, positions in depth-first order from the
 // start position. It returns the number of lines written and of book positions not reachable

@@ -3,6 +3,8 @@ package book
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,4 +113,32 @@ func FuzzDecode(f *testing.F) {
 		bk.Lookup(board.Start())
 		bk.Fix()
 	})
+}
+
+// ExportFile writes what Export writes, and replaces an existing file by a rename instead of
+// rewriting it: a hard link to the old file keeps the old text.
+func TestExportFileAtomic(t *testing.T) {
+	bk, _ := buildFull(t, 2, 1)
+	var want bytes.Buffer
+	if _, _, err := bk.Export(&want); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, old := filepath.Join(dir, "book.txt"), filepath.Join(dir, "old.txt")
+	os.WriteFile(path, []byte("old text"), 0o644)
+	if err := os.Link(path, old); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if lines, _, err := bk.ExportFile(path); err != nil || lines == 0 {
+		t.Fatalf("ExportFile: %d lines, %v", lines, err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("the file differs from Export's text")
+	}
+	if got, _ := os.ReadFile(old); string(got) != "old text" {
+		t.Errorf("the old file was rewritten in place")
+	}
+	if _, _, err := bk.ExportFile(filepath.Join(dir, "no", "such", "dir", "b.txt")); err == nil {
+		t.Error("an export into a missing directory: no error")
+	}
 }

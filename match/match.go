@@ -24,6 +24,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/ggf"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/train"
 )
 
@@ -44,6 +45,18 @@ type Options struct {
 	GGF io.Writer
 	// Progress, when not nil, is called after each finished game (one call at a time).
 	Progress func(Game)
+}
+
+// TableBytes is the memory of the players' tables: each of the games played at once has an
+// engine of A's and one of B's (an external engine's memory is its own).
+func (o Options) TableBytes() uint64 {
+	per := o.A.tableBytes()
+	if b := o.B.tableBytes(); per+b >= per {
+		per += b
+	} else {
+		per = ^uint64(0)
+	}
+	return bigmem.Times(per, max(o.Concurrency, 1))
 }
 
 // Game is what Progress learns of a finished game.
@@ -88,6 +101,11 @@ func (o *Options) Header() string {
 // Run plays the match. When ctx ends, the games under way are dropped and the result of the
 // finished ones is returned, marked Interrupted. A player that cannot be started is an error.
 func Run(ctx context.Context, opt Options) (*Result, error) {
+	// The tables are allocated and touched when the players start: too large a request would
+	// end the process ("out of memory", or the kernel's OOM killer) instead of failing here.
+	if err := bigmem.CheckAvailable(opt.TableBytes()); err != nil {
+		return nil, fmt.Errorf("the players' tables (tt= of A and B, %d games at once): %w", max(opt.Concurrency, 1), err)
+	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	opens, clocks := opt.Openings, opt.Clocks

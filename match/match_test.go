@@ -15,6 +15,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 )
 
@@ -462,4 +463,26 @@ func TestRunHandshakeTimeout(t *testing.T) {
 		t.Fatalf("Run with cat as engine B: %v", err)
 	}
 	t.Logf("failed after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// Players' tables beyond the machine's memory are refused when the match starts, with an
+// error naming the tables and the memory available, before any engine is made (making them
+// would end the process).
+func TestRunTablesBeyondMemory(t *testing.T) {
+	if _, _, ok := bigmem.Available(); !ok {
+		t.Skip("this system does not say how much memory is available")
+	}
+	opt := Options{A: mustParse(t, "depth=1,tt=4096"), B: mustParse(t, "depth=1,tt=4096"), Openings: [][]board.Square{nil}, Concurrency: 1 << 20}
+	if got, want := opt.TableBytes(), uint64(1<<20)*2*(4096+16)<<20; got != want {
+		t.Errorf("TableBytes %d, want %d", got, want)
+	}
+	started := false
+	opt.Progress = func(Game) { started = true }
+	_, err := Run(context.Background(), opt)
+	if err == nil || !strings.Contains(err.Error(), "tt= of A and B") || !strings.Contains(err.Error(), "available") || started {
+		t.Fatalf("Run: %v (a game played: %v); want a refusal naming the tables and the memory available", err, started)
+	}
+	if ext := (Options{A: mustParse(t, "tt=1"), B: External("x", 0), Concurrency: 3}); ext.TableBytes() != 3*(1+16)<<20 {
+		t.Errorf("with an external B: %d bytes", ext.TableBytes())
+	}
 }

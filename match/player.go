@@ -190,6 +190,14 @@ func ParseEngine(text string) (Spec, error) {
 	return sp, nil
 }
 
+// tableBytes is the memory of the tables of the player's engine (none for an external one).
+func (sp Spec) tableBytes() uint64 {
+	if sp.external != "" {
+		return 0
+	}
+	return search.TableBytes(sp.cfg)
+}
+
 // newPlayer starts the player; handshake bounds an external engine's answer to a ping.
 func (sp Spec) newPlayer(handshake time.Duration) (player, error) {
 	if sp.external != "" {

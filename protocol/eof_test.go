@@ -135,3 +135,75 @@ func runHeld(t *testing.T, run runFunc, eng Engine, opt Options, input, until st
 	}
 	return out.String()
 }
+
+// realSignal is the real engine telling when a search or an analysis starts.
+type realSignal struct {
+	*search.Engine
+	started chan struct{}
+}
+
+func (e realSignal) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	select {
+	case e.started <- struct{}{}:
+	default:
+	}
+	return e.Engine.Search(ctx, b, lim, info)
+}
+
+func (e realSignal) Analyze(ctx context.Context, b board.Board, lim search.Limits, n int, info func([]search.MoveScore)) []search.MoveScore {
+	select {
+	case e.started <- struct{}{}:
+	default:
+	}
+	return e.Engine.Analyze(ctx, b, lim, n, info)
+}
+
+// The same with the real engine searching at depth 60 from near the start (hours of work):
+// the input closed, every front end stops the search and returns at once.
+func TestEOFStopsRealSearch(t *testing.T) {
+	deep := func(o *Options) { o.Depth = 60 }
+	for _, tc := range []struct {
+		name  string
+		run   runFunc
+		opt   func(*Options)
+		input string
+	}{
+		{"nboard go", RunNBoard, nil, "nboard 2\nset depth 60\ngo\n"},
+		{"nboard hint", RunNBoard, nil, "nboard 2\nset depth 60\nhint 4\n"},
+		{"gtp genmove", RunGTP, deep, "1 genmove b\n"},
+		{"console go", RunConsole, nil, "level 60\ngo\n"},
+		{"play", RunConsole, func(o *Options) { deep(o); o.EngineWhite = true }, "f5\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := realSignal{search.NewEngine(search.Config{TTMiB: 1}), make(chan struct{}, 1)}
+			opt := testOptions(t)
+			if tc.opt != nil {
+				tc.opt(&opt)
+			}
+			pr, pw := io.Pipe()
+			out := &lineCollector{grew: make(chan struct{}, 1)}
+			ended := make(chan error, 1)
+			go func() {
+				err := tc.run(context.Background(), eng, pr, out, opt)
+				pr.CloseWithError(io.ErrClosedPipe)
+				ended <- err
+			}()
+			go io.WriteString(pw, tc.input)
+			select {
+			case <-eng.started:
+			case <-time.After(60 * time.Second): // a deadlock guard, not a measurement
+				t.Fatalf("no search started; output:\n%s", out.String())
+			}
+			time.Sleep(100 * time.Millisecond) // well into the search
+			pw.Close()
+			select {
+			case err := <-ended:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the input ended during a depth-60 search: still running after 30 s; output:\n%s", out.String())
+			}
+		})
+	}
+}

@@ -5,12 +5,14 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/weights"
 )
 
@@ -43,17 +45,10 @@ func ReadPositionFiles(paths []string, each func(path string, n int)) ([]Positio
 	return all, nil
 }
 
-// WritePositionsFile writes positions to the file at path (WritePositions).
+// WritePositionsFile writes positions to the file at path (WritePositions), atomically
+// (internal/atomicfile): a failed or killed write leaves the old file whole.
 func WritePositionsFile(path string, ps []Position) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := WritePositions(f, ps); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return WritePositions(w, ps) })
 }
 
 // ReadRelabelCacheFile sets the exact labels of games from the cache file at path
@@ -82,17 +77,9 @@ func ReadRelabelCacheFile(path string, games []Game, depth int) (cached, replace
 }
 
 // WriteRelabelCacheFile writes the exact labels of games to the cache file at path
-// (WriteRelabelCache).
+// (WriteRelabelCache), atomically.
 func WriteRelabelCacheFile(path string, games []Game, depth int) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	err = WriteRelabelCache(f, games, depth)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return WriteRelabelCache(w, games, depth) })
 }
 
 // Run describes a training run for the summary stored with its weights.
@@ -151,23 +138,17 @@ func WriteWeights(path string, res *Result, games, val []Game, emptiesBias bool,
 }
 
 // WriteLog writes the per-epoch errors of a fit as CSV: stage, epoch, train_mae, train_rmse,
-// val_mae.
+// val_mae; atomically.
 func WriteLog(path string, log []EpochStats) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"stage", "epoch", "train_mae", "train_rmse", "val_mae"})
-	for _, e := range log {
-		w.Write([]string{strconv.Itoa(e.Stage), strconv.Itoa(e.Epoch), fmt.Sprintf("%.4f", e.TrainMAE), fmt.Sprintf("%.4f", e.TrainRMSE), fmt.Sprintf("%.4f", e.ValMAE)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, 0o644, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write([]string{"stage", "epoch", "train_mae", "train_rmse", "val_mae"})
+		for _, e := range log {
+			w.Write([]string{strconv.Itoa(e.Stage), strconv.Itoa(e.Epoch), fmt.Sprintf("%.4f", e.TrainMAE), fmt.Sprintf("%.4f", e.TrainRMSE), fmt.Sprintf("%.4f", e.ValMAE)})
+		}
+		w.Flush()
+		return w.Error()
+	})
 }
 
 // TotalEmptiesBias is the correction by number of empties that zeroes the mean error of e on

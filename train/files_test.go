@@ -164,3 +164,52 @@ func TestWriteEmptiesBias(t *testing.T) {
 		t.Error("absent source: no error")
 	}
 }
+
+// Every file a training run writes replaces the old one by a rename (internal/atomicfile)
+// instead of rewriting it in place: a hard link to the old file keeps the old content (a
+// write truncating the file would have changed it, and a crash in the middle would have left
+// half a file), and no temporary file is left beside it.
+func TestFilesWrittenAtomically(t *testing.T) {
+	games := fixtureGames(t)[:10]
+	if err := Relabel(games, 4, 1, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	log := []EpochStats{{Stage: 0, Epoch: 1, TrainMAE: 5, TrainRMSE: 6, ValMAE: 7}, {Stage: 1, Epoch: 1, TrainMAE: 4, TrainRMSE: 5, ValMAE: math.NaN()}}
+	for _, c := range []struct {
+		name  string
+		write func(path string) error
+	}{
+		{"positions.txt", func(p string) error { return WritePositionsFile(p, []Position{{Board: board.Start(), Score: 2}}) }},
+		{"labels.gtx", func(p string) error { return WriteRelabelCacheFile(p, games, 4) }},
+		{"log.csv", func(p string) error { return WriteLog(p, log) }},
+		{"plot.png", func(p string) error { return Plot(log, p) }},
+	} {
+		dir := t.TempDir()
+		path, old := filepath.Join(dir, c.name), filepath.Join(dir, "old")
+		if err := os.WriteFile(path, []byte("old content"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(path, old); err != nil {
+			t.Skipf("no hard links here: %v", err)
+		}
+		if err := c.write(path); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if data, _ := os.ReadFile(old); string(data) != "old content" {
+			t.Errorf("%s was rewritten in place: the old file now holds %q", c.name, clipText(data))
+		}
+		if data, _ := os.ReadFile(path); len(data) == 0 || string(data) == "old content" {
+			t.Errorf("%s: new content %q", c.name, clipText(data))
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+			t.Errorf("%s: %d files in the directory, want the file and the old link", c.name, len(entries))
+		}
+	}
+}
+
+func clipText(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "..."
+	}
+	return string(b)
+}

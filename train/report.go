@@ -5,9 +5,12 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -110,7 +113,8 @@ func (r *Report) Write(w io.Writer) {
 }
 
 // Plot draws the per-epoch training and validation mean absolute errors of a run as a PNG:
-// the stages one after the other along the x axis.
+// the stages one after the other along the x axis. The format follows the extension of path,
+// as plot.Save does (PNG for .png); the file is written atomically.
 func Plot(log []EpochStats, path string) error {
 	p := plot.New()
 	p.Title.Text = "training (smoothed window) and validation MAE, stage after stage"
@@ -141,7 +145,18 @@ func Plot(log []EpochStats, path string) error {
 	}
 	p.Y.Min, p.Y.Max = 0, 20
 	p.Add(plotter.NewGrid())
-	return p.Save(12*vg.Inch, 5*vg.Inch, path)
+	format := strings.ToLower(filepath.Ext(path))
+	if format != "" {
+		format = format[1:]
+	}
+	img, err := p.WriterTo(12*vg.Inch, 5*vg.Inch, format)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := img.WriteTo(w)
+		return err
+	})
 }
 
 var colorRed = color.RGBA{R: 200, A: 255}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/protocol"
 	"github.com/othellogo/othello/search"
 )
 
@@ -59,7 +60,7 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	}
 	cfg := search.Config{TTMiB: *ttMiB, Threads: *threads}
 	ev.configure(&cfg)
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), engineTableBytes(cfg)); err != nil {
+	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), search.TableBytes(cfg)); err != nil {
 		return err
 	}
 	e := search.NewEngine(cfg)
@@ -68,57 +69,13 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	defer stop()
 	var info func([]search.MoveScore)
 	if *progress {
-		info = func(ms []search.MoveScore) {
-			m := ms[0]
-			fmt.Fprintf(env.stdout, "%-10s %-4s %+7.2f  %11d nodes  %7.2f s  %s\n", depthLabel(m.Info), m.Move, m.Score, m.Nodes, m.Elapsed.Seconds(), pvText(m.PV))
-		}
+		info = protocol.AnalysisProgress(env.stdout)
 	}
 	start := time.Now()
 	ms := e.Analyze(ctx, b, lim, *n, info)
-	el := time.Since(start)
 	if len(ms) == 0 {
 		return fmt.Errorf("no result")
 	}
-	fmt.Fprintf(env.stdout, "eval %s, %s, %d nodes, %.2f s, %.2f M nodes/s\n", ev.name, depthLabel(ms[0].Info), ms[0].Nodes, el.Seconds(), float64(ms[0].Nodes)/el.Seconds()/1e6)
-	for i, m := range ms {
-		kind := "bound"
-		if m.Exact {
-			kind = "exact"
-		} else if m.WLD {
-			kind = "wld"
-		} else if *n <= 0 || i < *n {
-			kind = "value"
-		}
-		score := fmt.Sprintf("%+7.2f", m.Score)
-		if kind == "bound" {
-			score = fmt.Sprintf("<=%+5.1f", m.Score)
-		}
-		if m.WLD {
-			score = map[bool]string{true: "   win", false: "  loss"}[m.Score > 0]
-			if m.Score == 0 {
-				score = "  draw"
-			}
-		}
-		fmt.Fprintf(env.stdout, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvText(m.PV))
-	}
+	protocol.WriteAnalysis(env.stdout, ms, *n, ev.name, time.Since(start))
 	return nil
-}
-
-// positionFromFlags is board.ParsePosition, under the name train.go knows it by.
-func positionFromFlags(position, moves string) (board.Board, error) {
-	return board.ParsePosition(position, moves)
-}
-
-func depthLabel(in search.Info) string {
-	switch {
-	case in.Exact:
-		return fmt.Sprintf("exact %d", in.Depth)
-	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:
-		return fmt.Sprintf("wld %d@%d%%", in.Depth, in.Selectivity)
-	case in.WLD:
-		return fmt.Sprintf("wld %d", in.Depth)
-	case in.Selectivity < 100:
-		return fmt.Sprintf("depth %d@%d%%", in.Depth, in.Selectivity)
-	}
-	return fmt.Sprintf("depth %d", in.Depth)
 }

@@ -6,8 +6,8 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/train"
 )
 
 func cmdBench(env *cmdEnv, args []string) error {
@@ -67,7 +67,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	base := search.Config{TTMiB: *ttMiB, Threads: *threads, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
 	// The engines of the variants and of -loss's reference are made one after the other.
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), engineTableBytes(base)); err != nil {
+	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), search.TableBytes(base)); err != nil {
 		return err
 	}
 	if *moveTime != 0 {
@@ -83,7 +83,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	boards = boards[:*npos]
 	if *file != "" {
 		// Positions with a move to play, deep enough that the search is a midgame one.
-		if boards, err = readFitPositions(*file, *maxFile, *depth); err != nil {
+		if boards, err = train.ReadMPCPositions(*file, *maxFile, *depth); err != nil {
 			return exitError{2, err}
 		}
 	}
@@ -92,43 +92,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	threadText := "one thread"
-	if *threads > 1 {
-		threadText = fmt.Sprintf("%d threads", *threads)
-	}
-	fmt.Fprintf(env.stdout, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(boards), *depth, ev.name, *ttMiB, threadText, board.MoveGeneration())
-	var refs [][]search.MoveScore
-	if *loss {
-		start := time.Now()
-		refs = search.BenchReference(base, boards, *depth)
-		fmt.Fprintf(env.stdout, "reference: every move at full width, depth %d, %.3f s\n", *depth, time.Since(start).Seconds())
-	}
-	var each func(int, search.Result, time.Duration)
-	if *verbose {
-		each = func(i int, r search.Result, el time.Duration) {
-			fmt.Fprintf(env.stdout, "  %2d  %2d empties  %s %+6.2f  %11d nodes  %7.3f s\n", i+1, boards[i].NumEmpties(), r.Move, r.Score, r.Nodes, el.Seconds())
-		}
-	}
-	var first search.BenchResult
-	for vi, v := range variants {
-		r := search.RunBench(v, boards, *depth, refs, each)
-		line := fmt.Sprintf("%-24s nodes %12d  time %8.3f s  %6.2f M nodes/s  cpu %8.3f s  %6.2f M nodes/cpu-s", v.Name, r.Nodes, r.Time.Seconds(), float64(r.Nodes)/r.Time.Seconds()/1e6,
-			r.CPU.Seconds(), float64(r.Nodes)/r.CPU.Seconds()/1e6)
-		if refs != nil {
-			line += fmt.Sprintf("  loss %.3f discs/move, %d worse", r.Loss, r.Worse)
-		}
-		if p := r.Parallel; p.Splits > 0 {
-			line += fmt.Sprintf("  splits %d, helpers idle %.0f%%", p.Splits, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
-		}
-		if *table {
-			if vi == 0 {
-				first = r
-			} else {
-				line += fmt.Sprintf("  nodes x%.2f  cpu x%.2f vs full", float64(r.Nodes)/float64(first.Nodes), r.CPU.Seconds()/first.CPU.Seconds())
-			}
-		}
-		fmt.Fprintln(env.stdout, line)
-	}
+	search.Bench{Variants: variants, Boards: boards, Depth: *depth, Loss: *loss, Each: *verbose, EvalName: ev.name, Out: env.stdout}.Run()
 	return nil
 }
 
@@ -166,7 +130,6 @@ func benchMoveQuality(env *cmdEnv, cfg search.Config, path string, n int, moveTi
 	if q.Positions == 0 {
 		return exitError{2, fmt.Errorf("%s: no position with a move to play and move scores", path)}
 	}
-	fmt.Fprintf(env.stdout, "move quality: %d positions, %v a move, selectivity %d: mean loss %.3f discs, %d worse moves, %d result errors, %.1f ms a move\n",
-		q.Positions, moveTime, sel, q.Loss, q.Worse, q.ResultErrors, q.Time.Seconds()*1000/float64(q.Positions))
+	search.WriteMoveQuality(env.stdout, q, moveTime, sel)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/othellogo/othello/internal/progress"
 	"github.com/othellogo/othello/protocol"
 )
 
@@ -52,7 +53,7 @@ func runConsole(env *cmdEnv, name string, args []string) error {
 			return exitError{2, fmt.Errorf("color %q: want black or white", *colour)}
 		}
 	}
-	opt.Prompt = isTerminal(env.stdin)
+	opt.Prompt = progress.IsTerminal(env.stdin)
 	// Ctrl-C stops a running search (the engine plays its best move so far); quit or the end
 	// of the input end the session.
 	sig := make(chan os.Signal, 1)
@@ -72,15 +73,4 @@ func runConsole(env *cmdEnv, name string, args []string) error {
 	}()
 	opt.Interrupt = intr
 	return protocol.RunConsole(context.Background(), eng, env.stdin, env.stdout, opt)
-}
-
-// isTerminal reports whether r (a reader or a writer) is an interactive terminal (not a pipe
-// or a file).
-func isTerminal(r any) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/othellogo/othello/train"
 )
@@ -40,43 +39,25 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	if *n < 1 || *workers < 1 || *tt < 1 || *from < 0 {
 		return exitError{2, fmt.Errorf("want n, workers and tt >= 1 and from >= 0")}
 	}
-	if err := checkWritable("-o", *out, true); err != nil {
+	cfg := train.LabelConfig{Positions: *n, MinEmpties: *minE, MaxEmpties: *maxE, RandomMoves: *random,
+		Depth: *depth, Selectivity: *sel, ExactEmpties: *exact, TTMiB: *tt, Workers: *workers, Seed: *seed, First: *from}
+	if err := checkTableMemory(fmt.Sprintf("-tt %d with -workers %d", *tt, *workers), cfg.TableBytes()); err != nil {
+		return err
+	}
+	if err := checkWritable("-o", *out); err != nil {
 		return err
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
 		return exitError{2, err}
 	}
+	cfg.Eval = ev.ev
 	games, st, err := train.LoadGames(fs.Args(), nil, nil)
 	if err != nil {
 		return exitError{2, err}
 	}
 	env.log.Info().Msgf("games: %v", st)
-	cfg := train.LabelConfig{Positions: *n, MinEmpties: *minE, MaxEmpties: *maxE, RandomMoves: *random,
-		Depth: *depth, Selectivity: *sel, ExactEmpties: *exact, Eval: ev.ev, TTMiB: *tt, Workers: *workers, Seed: *seed, First: *from}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	bar := newBar(env, *n, "labelling")
-	start := time.Now()
-	ps, err := train.SearchLabels(ctx, games, cfg, func() { bar.Add(1) })
-	interrupted := ctx.Err() != nil
-	if interrupted {
-		bar.Exit() // where it stopped, not 100%
-	} else {
-		bar.Finish()
-	}
-	if err != nil && !interrupted {
-		return err
-	}
-	if interrupted && len(ps) == 0 {
-		return fmt.Errorf("interrupted before any position was labelled")
-	}
-	if err := train.WritePositionsFile(*out, ps); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "wrote %d positions to %s in %s\n", len(ps), *out, time.Since(start).Round(time.Second))
-	if interrupted {
-		return fmt.Errorf("interrupted: the file holds the first %d positions; -from %d -n %d labels the rest", len(ps), *from+len(ps), *n-len(ps))
-	}
-	return nil
+	return train.LabelFile(ctx, games, cfg, *out, env.stdout, newBar(env, *n, "labelling"))
 }

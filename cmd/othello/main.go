@@ -11,6 +11,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/othellogo/othello/internal/progress"
 	"github.com/rs/zerolog"
 )
 
@@ -88,7 +89,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rest := global.Args()
 	if len(rest) == 0 {
-		if !isTerminal(stdin) {
+		if !progress.IsTerminal(stdin) {
 			usage(stdout, global)
 			return 0
 		}

@@ -59,6 +59,9 @@ func cmdMatch(env *cmdEnv, args []string) error {
 	if opt.Openings, err = match.Openings(*openings, *skip, *nOpen, *random, *seed); err != nil {
 		return exitError{2, err}
 	}
+	if err := checkTableMemory(fmt.Sprintf("the players' tt= with -concurrency %d", *concurrency), opt.TableBytes()); err != nil {
+		return err
+	}
 	if *clockA > 0 {
 		opt.Clocks[0] = *clockA
 	}

@@ -27,8 +27,18 @@ func TestTablesBeyondMemoryRefused(t *testing.T) {
 		{"moves\n", []string{"play", "-tt", "1000000000"}, "-tt 1000000000"},
 		{"", []string{"bench", "-tt", "1000000000", "-positions", "1", "-depth", "1"}, "-tt 1000000000"},
 		{"", []string{"analyze", "-tt", "1000000000", "-depth", "1", "f5"}, "-tt 1000000000"},
+		{"", []string{"label", "-tt", "1000000000", "-workers", "2", "-o", "testdata/p.txt", "../../train/testdata/selfplay_30.txt"}, "-tt 1000000000 with -workers 2"},
+		{"", []string{"book", "build", "--book", "testdata/b.book", "--tt", "1000000000", "--threads", "2", "../../book/testdata/learn.ggf"}, "--tt 1000000000 with --threads 2"},
+		{"", []string{"book", "learn", "--book", "testdata/b.book", "--tt", "1000000000", "../../book/testdata/learn.ggf"}, "--tt 1000000000 with --threads 1"},
+		{"", []string{"train", "-exact-tt", "1000000000", "-workers", "3", "-o", "testdata/w.gtw", "../../train/testdata/selfplay_30.txt"}, "-exact-tt 1000000000 with -workers 3"},
+		{"", []string{"match", "-a", "tt=4096", "-concurrency", "1000000", "-random", "1"}, "the players' tt= with -concurrency 1000000"},
 	} {
-		args := tc.args
+		args := append([]string(nil), tc.args...)
+		for i, a := range args {
+			if strings.HasPrefix(a, "testdata/") {
+				args[i] = filepath.Join(t.TempDir(), a[len("testdata/"):])
+			}
+		}
 		if args[0] == "solve" {
 			obf := filepath.Join(t.TempDir(), "p.obf")
 			if err := os.WriteFile(obf, []byte(ffo1), 0o644); err != nil {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
 )
@@ -35,10 +35,10 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if err := checkWritable("-store", *store, true); err != nil {
+	if err := checkWritable("-store", *store); err != nil {
 		return err
 	}
-	if err := checkWritable("-out", *out, true); err != nil {
+	if err := checkWritable("-out", *out); err != nil {
 		return err
 	}
 	if *from != "" {
@@ -65,54 +65,22 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	cfg := search.Config{TTMiB: 16, NoMPC: true}
-	ev.configure(&cfg)
-	var positions []board.Board
-	if *posFile != "" {
-		if positions, err = train.ReadMPCPositions(*posFile, *nPos, *maxHeight); err != nil {
-			return exitError{2, err}
-		}
-	} else {
-		f, err := os.Open(*openings)
-		if err != nil {
-			return exitError{2, err}
-		}
-		opens, err := train.ReadOpenings(f, 0, 0)
-		f.Close()
-		if err != nil {
-			return exitError{2, fmt.Errorf("%s: %v", *openings, err)}
-		}
-		if len(opens) == 0 {
-			return exitError{2, fmt.Errorf("%s: no openings", *openings)}
-		}
-		positions = train.SampleMPCPositions(cfg, opens, *nPos, *maxHeight, *seed)
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	bar := newBar(env, len(positions), "mpcfit")
-	good := train.MPCSamples(ctx, cfg, positions, *maxHeight, *concurrency, func() { bar.Add(1) })
-	bar.Finish()
-	params := search.FitMPC(ev.name, good, *minSamples)
-	env.log.Info().Int("positions", len(good)).Msg("mpcfit: fitted")
-	var text bytes.Buffer
-	if err := search.WriteMPC(&text, params); err != nil {
-		return err
+	text, fitted, err := train.FitMPCText(ctx, train.MPCFitOptions{Openings: *openings, Positions: *posFile, N: *nPos, MaxHeight: *maxHeight, Seed: *seed,
+		Workers: *concurrency, MinSamples: *minSamples, Eval: ev.ev, EvalName: ev.name}, func(n int, what string) train.Bar { return newBar(env, n, what) })
+	if err != nil {
+		return usageIf(err)
 	}
+	env.log.Info().Int("positions", fitted).Msg("mpcfit: fitted")
 	if *store != "" {
-		if err := train.StoreMPC(*store, text.Bytes()); err != nil {
+		if err := train.StoreMPC(*store, text); err != nil {
 			return err
 		}
 	}
 	if *out != "" {
-		return os.WriteFile(*out, text.Bytes(), 0o644)
+		return atomicfile.WriteFile(*out, text, 0o644)
 	}
-	_, err = env.stdout.Write(text.Bytes())
+	_, err = env.stdout.Write(text)
 	return err
-}
-
-// readFitPositions reads the positions of an .obf-style file as mpcfit does
-// (train.ReadMPCPositions); bench reads its -file positions with it.
-func readFitPositions(path string, n, maxHeight int) ([]board.Board, error) {
-	return train.ReadMPCPositions(path, n, maxHeight)
 }

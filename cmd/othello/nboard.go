@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"runtime"
 	"time"
 
@@ -59,57 +58,21 @@ func (f *engineFlags) addLearnFlags(fs *flag.FlagSet) {
 	f.learnMoves = fs.Int("book-learn-moves", 60, "learn: how many moves of a game go into the book")
 }
 
-// openBook checks the book flags and opens the book they name (protocol.OpenBook).
-func (f *engineFlags) openBook(env *cmdEnv) (protocol.BookOptions, error) {
-	opt := protocol.BookOptions{Margin: *f.bookMargin, Random: *f.bookRandom, Seed: *f.bookSeed}
-	if *f.bookMargin < 0 || math.IsNaN(*f.bookMargin) || math.IsInf(*f.bookMargin, 0) {
-		return opt, exitError{2, fmt.Errorf("book margin must be a non-negative number of discs")}
+// engine builds the search engine and the front end's options (protocol.NewEngine).
+func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, error) {
+	s := protocol.EngineSettings{Depth: *f.depth, TTMiB: *f.ttMiB, Threads: *f.threads, Selectivity: *f.sel, Eval: *f.eval, Name: *f.name, Version: Version,
+		BookPath: *f.book, NoBook: *f.noBook, Book: protocol.BookOptions{Margin: *f.bookMargin, Random: *f.bookRandom, Seed: *f.bookSeed}}
+	if f.moveTime != nil {
+		s.MoveTime = *f.moveTime
 	}
 	if f.learnDepth != nil {
-		if *f.learnDepth < 1 || *f.learnDepth > protocol.MaxDepth || *f.learnMoves < 1 || *f.learnMoves > 60 {
-			return opt, exitError{2, fmt.Errorf("want a book learn depth of 1-%d and 1-60 book learn moves", protocol.MaxDepth)}
-		}
-		opt.LearnDepth, opt.LearnMoves = *f.learnDepth, *f.learnMoves
+		s.Learn, s.Book.LearnDepth, s.Book.LearnMoves = true, *f.learnDepth, *f.learnMoves
 	}
-	path := *f.book
-	if *f.noBook {
-		path = "none"
-	}
-	return protocol.OpenBook(path, opt, env.log), nil
-}
-
-// engine builds the search engine and the front end's options.
-func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, error) {
-	if *f.depth < 1 || *f.depth > protocol.MaxDepth || *f.ttMiB < 1 {
-		return nil, protocol.Options{}, exitError{2, fmt.Errorf("want a depth of 1-%d and a table of at least 1 MiB", protocol.MaxDepth)}
-	}
-	if err := checkThreads(*f.threads); err != nil {
-		return nil, protocol.Options{}, err
-	}
-	ev, err := loadEvaluator(*f.eval)
+	eng, opt, err := protocol.NewEngine(s, env.log)
 	if err != nil {
-		return nil, protocol.Options{}, exitError{2, err}
+		return nil, opt, exitError{2, err}
 	}
-	cfg := search.Config{TTMiB: *f.ttMiB, Threads: *f.threads}
-	ev.configure(&cfg)
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *f.ttMiB), engineTableBytes(cfg)); err != nil {
-		return nil, protocol.Options{}, err
-	}
-	if *f.sel < 0 || *f.sel > search.MaxSelectivity {
-		return nil, protocol.Options{}, exitError{2, fmt.Errorf("selectivity %d: want 0-%d", *f.sel, search.MaxSelectivity)}
-	}
-	opt := protocol.Options{Name: *f.name, Version: Version, Log: env.log, Depth: *f.depth, Selectivity: *f.sel}
-	if f.moveTime != nil {
-		if *f.moveTime < 0 {
-			return nil, opt, exitError{2, fmt.Errorf("time per move must not be negative")}
-		}
-		opt.MoveTime = *f.moveTime
-	}
-	if opt.Book, err = f.openBook(env); err != nil {
-		return nil, opt, err
-	}
-	env.log.Debug().Str("eval", ev.name).Int("depth", opt.Depth).Int("threads", *f.threads).Msg("engine ready")
-	return search.NewEngine(cfg), opt, nil
+	return eng, opt, nil
 }
 
 func cmdNBoard(env *cmdEnv, args []string) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/internal/bigmem"
@@ -41,32 +40,6 @@ func checkThreads(n int) error {
 		return exitError{2, fmt.Errorf("-threads %d: want 1 to 256", n)}
 	}
 	return nil
-}
-
-// mibBytes is count tables of mib MiB each, in bytes; it saturates instead of overflowing, so
-// an absurd request is refused rather than wrapped round to a small one.
-func mibBytes(mib, count int) uint64 {
-	if mib <= 0 || count <= 0 {
-		return 0
-	}
-	b := uint64(mib) << 20
-	if uint64(mib) > math.MaxUint64>>20 || b > math.MaxUint64/uint64(count) {
-		return math.MaxUint64
-	}
-	return b * uint64(count)
-}
-
-// engineTableBytes is the memory of the tables search.NewEngine allocates for cfg: the two
-// bounds tables together TTMiB, the solver's SolverMiB, 16 MiB each when not set.
-func engineTableBytes(cfg search.Config) uint64 {
-	tt, solver := cfg.TTMiB, cfg.SolverMiB
-	if tt <= 0 {
-		tt = 16
-	}
-	if solver <= 0 {
-		solver = 16
-	}
-	return mibBytes(tt, 1) + mibBytes(solver, 1)
 }
 
 // checkTableMemory refuses, as a usage error naming the flag, tables larger than the memory

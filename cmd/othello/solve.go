@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
-	"strings"
 	"time"
 
-	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 )
 
@@ -65,23 +63,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		if *jobs > 1 {
 			flag += fmt.Sprintf(" with -jobs %d", *jobs)
 		}
-		if err := checkTableMemory(flag, mibBytes(*hashMiB, *jobs)); err != nil {
+		if err := checkTableMemory(flag, bigmem.MiB(*hashMiB, *jobs)); err != nil {
 			return err
 		}
-	}
-	problems, err := readProblems(path)
-	if err != nil {
-		return err
-	}
-	if len(problems) == 0 {
-		return exitError{2, fmt.Errorf("%s: no positions to solve (want .obf lines: 64 squares and the side to move)", path)}
-	}
-	if *first <= 0 {
-		*first = endgame.FirstNumber(path)
-	}
-	selected, err := selectProblems(*only, *first, len(problems))
-	if err != nil {
-		return exitError{2, err}
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
@@ -101,64 +85,15 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	opt.Parity = !*noParity
 	opt.Last4 = !*noLast4
 	opt.Aspiration = !*noAsp
-
-	if *allMoves != "" && (*wld || *sel > 0) {
-		return exitError{2, fmt.Errorf("--all-moves solves exactly: not with --wld or --sel")}
-	}
-	var movesOut *os.File
-	if *allMoves != "" {
-		if movesOut, err = os.Create(*allMoves); err != nil {
-			return exitError{2, err}
-		}
-		defer movesOut.Close()
-	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-
-	mode := "exact"
-	if *wld {
-		mode = "win/loss/draw"
-	}
-	if *sel > 0 {
-		mode = fmt.Sprintf("probable (%d%% cuts) %s", search.SelectivityPercent(*sel), mode)
-	}
-	fmt.Fprintf(env.stdout, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering\n", path, len(selected), mode, *threads, *jobs, *hashMiB, ev.name)
-	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %8s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "cpu s", "PV")
-	run := endgame.ProblemOptions{Solver: opt, Selectivity: *sel, WLD: *wld, Jobs: *jobs, AllMoves: movesOut != nil, ProgressInterval: *progress}
-	run.Progress = func(i int, nodes uint64, el time.Duration) {
-		fmt.Fprintf(env.stderr, "  ... #%d (%d empties): %d nodes, %.0f s, %.1f Mn/s\n", *first+i, problems[i].Board.NumEmpties(), nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
-	}
-	tot, err := endgame.RunProblems(problems, selected, run, func(r endgame.ProblemResult) error {
-		pr := &problems[r.Index]
-		knownText, verdict := "-", ""
-		if known, ok := pr.Best(); ok {
-			knownText = scoreText(known, *wld)
-		}
-		if r.Wrong {
-			verdict = "  WRONG"
-		}
-		if r.BadMove != "" {
-			verdict += " " + r.BadMove
-		}
-		if movesOut != nil {
-			if _, err := fmt.Fprintln(movesOut, endgame.FormatOBF(pr.Board, r.Moves)); err != nil {
-				return exitError{2, err}
-			}
-		}
-		sec := r.Elapsed.Seconds()
-		fmt.Fprintf(env.stdout, "%4d %3d %4v %6s %6s %14d %9.3f %8.1f %8.3f  %s%s\n", *first+r.Index, pr.Board.NumEmpties(), r.Move, scoreText(r.Score, *wld), knownText, r.Nodes, sec, float64(r.Nodes)/sec/1e6, r.CPU.Seconds(), pvText(r.PV), verdict)
-		return nil
-	})
+	tot, err := endgame.SolveFile{Path: path, First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Out: env.stdout, Progress: env.stderr,
+		Run: endgame.ProblemOptions{Solver: opt, Selectivity: *sel, WLD: *wld, Jobs: *jobs, AllMoves: *allMoves != "", ProgressInterval: *progress}}.Solve()
 	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
-		tot.Positions, tot.Nodes, tot.Time.Seconds(), float64(tot.Nodes)/tot.Time.Seconds()/1e6, tot.CPU.Seconds(), tot.Wrong)
-	if p := tot.Parallel; p.Splits > 0 {
-		fmt.Fprintf(env.stdout, "parallel: %d split points, %d joins, helper threads idle %.1f%% of their time\n", p.Splits, p.Joins, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
+		return usageIf(err)
 	}
 	if tot.Wrong > 0 && *sel > 0 {
 		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", tot.Wrong)
@@ -178,63 +113,4 @@ func readProblems(path string) ([]endgame.Problem, error) {
 		return nil, exitError{2, err}
 	}
 	return ps, nil
-}
-
-// scoreText is a score in discs ("+6"), or with wld its result ("win").
-func scoreText(x int, wld bool) string {
-	switch {
-	case !wld:
-		return fmt.Sprintf("%+d", x)
-	case x > 0:
-		return "win"
-	case x < 0:
-		return "loss"
-	}
-	return "draw"
-}
-
-func pvText(pv []board.Square) string {
-	var b strings.Builder
-	for i, sq := range pv {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(sq.String())
-	}
-	return b.String()
-}
-
-// selectProblems turns --only ("40-45,48") into indexes into the file, numbered from first.
-func selectProblems(only string, first, n int) ([]int, error) {
-	if only == "" {
-		sel := make([]int, n)
-		for i := range sel {
-			sel[i] = i
-		}
-		return sel, nil
-	}
-	var sel []int
-	for _, part := range strings.Split(only, ",") {
-		var lo, hi int
-		if a, b, ok := strings.Cut(part, "-"); ok {
-			if _, err := fmt.Sscan(a, &lo); err != nil {
-				return nil, fmt.Errorf("--only %q: bad range %q", only, part)
-			}
-			if _, err := fmt.Sscan(b, &hi); err != nil {
-				return nil, fmt.Errorf("--only %q: bad range %q", only, part)
-			}
-		} else {
-			if _, err := fmt.Sscan(part, &lo); err != nil {
-				return nil, fmt.Errorf("--only %q: bad number %q", only, part)
-			}
-			hi = lo
-		}
-		if lo > hi || lo < first || hi >= first+n {
-			return nil, fmt.Errorf("--only %q: %q is outside the file's positions %d-%d", only, part, first, first+n-1)
-		}
-		for k := lo; k <= hi; k++ {
-			sel = append(sel, k-first)
-		}
-	}
-	return sel, nil
 }

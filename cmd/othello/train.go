@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/atomicfile"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/train"
 )
 
@@ -62,185 +64,45 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	if *exact < 0 || *exact > train.MaxExactDepth || *exactTT < 1 {
 		return exitError{2, fmt.Errorf("exact %d, exact-tt %d: want 0 (off) to %d empties and a table of at least 1 MiB", *exact, *exactTT, train.MaxExactDepth)}
 	}
-	for _, o := range []struct{ flag, path string }{{"-o", *out}, {"-plot", *plotPath}, {"-log", *logPath}, {"-exact-cache", *exactCache}} {
-		if err := checkWritable(o.flag, o.path, true); err != nil {
+	if *exact > 0 {
+		// Each worker has a relabelling solver with a table of -exact-tt MiB.
+		if err := checkTableMemory(fmt.Sprintf("-exact-tt %d with -workers %d", *exactTT, *workers), bigmem.MiB(*exactTT, max(*workers, 1))); err != nil {
 			return err
 		}
 	}
-	start := time.Now()
-
-	exclude := map[string]bool{}
+	for _, o := range []struct{ flag, path string }{{"-o", *out}, {"-plot", *plotPath}, {"-log", *logPath}, {"-exact-cache", *exactCache}} {
+		if err := checkWritable(o.flag, o.path); err != nil {
+			return err
+		}
+	}
 	var valPaths []string
 	for _, v := range strings.Split(*validation, ",") {
 		if v = strings.TrimSpace(v); v != "" {
 			valPaths = append(valPaths, v)
-			exclude[filepath.Base(v)] = true
 		}
 	}
-	logFile := func(file string, st train.LoadStats) {
-		env.log.Debug().Str("file", file).Int("used", st.Used).Int("unfinished", st.Unfinished).Int("illegal", st.Illegal).Msg("games")
-	}
-	games, st, err := train.LoadGames(fs.Args(), exclude, logFile)
-	if err != nil {
-		return err
-	}
-	env.log.Info().Msgf("training games: %v", st)
-	var val []train.Game
-	if len(valPaths) > 0 {
-		var vst train.LoadStats
-		val, vst, err = train.LoadGames(valPaths, nil, logFile)
-		if err != nil {
-			return err
-		}
-		env.log.Info().Msgf("validation games: %v", vst)
-	}
-	if len(games) == 0 {
-		return fmt.Errorf("no usable training games in %v", fs.Args())
-	}
-	if *exact > 0 {
-		all := append(games, val...)
-		cached := false
-		if *exactCache != "" {
-			var replaceable bool
-			cached, replaceable, err = train.ReadRelabelCacheFile(*exactCache, all, *exact)
-			switch {
-			case cached:
-				env.log.Info().Msgf("exact labels of %d games read from %s", len(all), *exactCache)
-			case !replaceable && !*force:
-				return exitError{2, fmt.Errorf("-exact-cache %s: %v; it is not overwritten: name another file, or add -force to replace it", *exactCache, err)}
-			case err != nil:
-				env.log.Warn().Msgf("%s: %v; solving again (the file is then replaced)", *exactCache, err)
-			}
-		}
-		if !cached {
-			rbar := newBar(env, len(all), "exact solves")
-			t0 := time.Now()
-			if err := train.Relabel(all, *exact, cfg.Workers, *exactTT, func() { rbar.Add(1) }); err != nil {
-				return err
-			}
-			rbar.Finish()
-			env.log.Info().Msgf("relabelled the last %d empties of %d games by exact solves in %s", *exact, len(all), time.Since(t0).Round(time.Second))
-			if *exactCache != "" {
-				if err := train.WriteRelabelCacheFile(*exactCache, all, *exact); err != nil {
-					return fmt.Errorf("exact cache: %v", err)
-				}
-			}
-		}
-		copy(games, all[:len(games)])
-		copy(val, all[len(games):])
-	}
+	return usageIf(train.Train(train.RunOptions{Config: cfg, Paths: fs.Args(), Validation: valPaths, Out: *out, LogPath: *logPath, PlotPath: *plotPath,
+		Exact: *exact, ExactTT: *exactTT, ExactCache: *exactCache, Force: *force, PositionFiles: *positions, EmptiesBias: *empBias,
+		Log: env.log, NewBar: func(n int, what string) train.Bar { return newBar(env, n, what) }}, env.stdout))
+}
 
-	ps, err := readPositionFiles(env, *positions)
-	if err != nil {
-		return err
+// usageIf makes a package's InputError a usage error.
+func usageIf(err error) error {
+	if errors.As(err, &train.InputError{}) || errors.As(err, &endgame.InputError{}) {
+		return exitError{2, err}
 	}
-	cfg.Positions = ps
-
-	bar := newBar(env, eval.NumStages*cfg.Epochs, "training")
-	res, err := train.Fit(games, val, cfg, func(e train.EpochStats) {
-		bar.Describe(fmt.Sprintf("stage %2d train %.2f val %.2f", e.Stage, e.TrainMAE, e.ValMAE))
-		bar.Add(1)
-		ev := env.log.Debug()
-		if e.Epoch == cfg.Epochs {
-			ev = env.log.Info()
-		}
-		ev.Int("stage", e.Stage).Int("epoch", e.Epoch).Float64("train_mae", e.TrainMAE).Float64("train_rmse", e.TrainRMSE).Float64("val_mae", e.ValMAE).Msg("epoch")
-	})
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-	run := train.Run{Config: cfg, Exact: *exact, Games: st, Paths: fs.Args(), Positions: *positions, Validation: valPaths, FitTime: time.Since(start)}
-	summary, err := train.WriteWeights(*out, res, games, val, *empBias, run)
-	if err != nil {
-		return err
-	}
-	if err := train.WriteLog(*logPath, res.Log); err != nil {
-		return err
-	}
-	if err := train.Plot(res.Log, *plotPath); err != nil {
-		return fmt.Errorf("plot %s: %v", *plotPath, err)
-	}
-	fi, _ := os.Stat(*out)
-	env.stdout.Write(summary)
-	fmt.Fprintf(env.stdout, "wrote %s (%d bytes), %s, %s; total time %s\n", *out, fi.Size(), *logPath, *plotPath, time.Since(start).Round(time.Second))
-	return nil
+	return err
 }
 
 // checkWritable refuses, before any work, an output path that could not be written when the
-// work is done: its directory must take a new file (one is created and removed again), and,
-// when inPlace (the file is rewritten, not replaced by a rename), an existing file there must
-// open for writing. An empty path is no output.
-func checkWritable(flag, path string, inPlace bool) error {
+// work is done (atomicfile.CheckWritable). An empty path is no output.
+func checkWritable(flag, path string) error {
 	if path == "" {
 		return nil
 	}
-	fail := func(err error) error {
+	if err := atomicfile.CheckWritable(path); err != nil {
 		return exitError{2, fmt.Errorf("%s %s: cannot write there: %v", flag, path, err)}
 	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fail(fmt.Errorf("it is a directory"))
-		}
-		if inPlace {
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				return fail(err)
-			}
-			f.Close()
-		}
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".othello-write-check-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("directory %s: %v", dir, pe.Err)
-		}
-		return fail(err)
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
-}
-
-// readPositionFiles reads labelled positions (othello label's files) from a comma-separated
-// list of paths.
-func readPositionFiles(env *cmdEnv, list string) ([]train.Position, error) {
-	ps, err := train.ReadPositionFiles(strings.Split(list, ","), func(path string, n int) {
-		env.log.Info().Msgf("%d labelled positions from %s", n, path)
-	})
-	if err != nil {
-		return nil, exitError{2, err}
-	}
-	return ps, nil
-}
-
-// loadWeightsFile returns the evaluator of a weight file, or the embedded one for "".
-func loadWeightsFile(path string) (*eval.Evaluator, error) {
-	if path == "" {
-		return eval.Default()
-	}
-	return eval.Load(path)
-}
-
-// writeEmptiesBias writes the weights of path (the embedded ones when empty) to out with the
-// correction by number of empties that zeroes the mean error of e on games, on top of any
-// correction the weights have, and prints it.
-func writeEmptiesBias(env *cmdEnv, path string, e *eval.Evaluator, games []train.Game, out string) error {
-	total, n := train.TotalEmptiesBias(e, games)
-	fmt.Fprintf(env.stdout, "correction by empties (discs; positions):")
-	for k := 60; k >= 0; k-- {
-		if k%6 == 0 {
-			fmt.Fprintln(env.stdout)
-		}
-		fmt.Fprintf(env.stdout, " %2d:%+.2f (%d)", k, total[k], n[k])
-	}
-	fmt.Fprintln(env.stdout)
-	if err := train.WriteEmptiesBias(path, out, total); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "wrote %s\n", out)
 	return nil
 }
 
@@ -265,54 +127,34 @@ func cmdEval(env *cmdEnv, args []string) error {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if err := checkWritable("-fit-bias", *fitBias, true); err != nil {
+	if err := checkWritable("-fit-bias", *fitBias); err != nil {
 		return err
 	}
-	e, err := loadWeightsFile(*weightsPath)
+	e, err := eval.ByName(*weightsPath)
+	if err == nil && e == nil {
+		err = fmt.Errorf("-weights %s: want a weight file", *weightsPath)
+	}
 	if err != nil {
 		return err
 	}
 	if *info {
-		summary, ok := e.Section("TRN1")
-		if !ok {
-			return fmt.Errorf("the weight file has no training summary (section TRN1)")
+		summary, err := train.Summary(e)
+		if err != nil {
+			return err
 		}
 		env.stdout.Write(summary)
 		return nil
 	}
 	if *games != "" {
-		g, st, err := train.LoadGames(strings.Split(*games, ","), nil, nil)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.stdout, "%v\n", st)
-		if *exact > 0 {
-			if err := train.Relabel(g, *exact, 2, 32, nil); err != nil {
-				return exitError{2, err}
-			}
-			fmt.Fprintf(env.stdout, "labels: exact scores from %d empties on\n", *exact)
-		}
-		rep := train.Evaluate(e, g)
-		rep.Write(env.stdout)
-		if *fitBias != "" {
-			return writeEmptiesBias(env, *weightsPath, e, g, *fitBias)
-		}
-		return nil
+		return usageIf(train.EvaluateGames(env.stdout, e, strings.Split(*games, ","), *exact, *weightsPath, *fitBias))
 	}
 	if *fitBias != "" {
 		return exitError{2, fmt.Errorf("-fit-bias needs -games")}
 	}
 	if *positions != "" {
-		ps, err := readPositionFiles(env, *positions)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.stdout, "%d labelled positions\n", len(ps))
-		rep := train.EvaluatePositions(e, ps)
-		rep.Write(env.stdout)
-		return nil
+		return usageIf(train.EvaluatePositionFiles(env.stdout, e, strings.Split(*positions, ","), env.log))
 	}
-	b, err := positionFromFlags(*position, *moves)
+	b, err := board.ParsePosition(*position, *moves)
 	if err != nil {
 		return exitError{2, err}
 	}

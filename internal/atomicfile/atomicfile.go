@@ -178,3 +178,25 @@ func RemoveStale(path string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// CheckWritable reports whether Write could replace path, for a program to refuse an output
+// before its work rather than after: path must not be a directory, and its directory must
+// take a new file (one is created and removed again). The file itself need not be writable:
+// Write replaces it.
+func CheckWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.New("it is a directory")
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".othello-write-check-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("directory %s: %v", dir, pe.Err)
+		}
+		return err
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -236,5 +237,28 @@ func TestRemoveStale(t *testing.T) {
 	}
 	if n := names(t, dir); !slices.Equal(n, want) {
 		t.Fatalf("directory holds %q, want %q", n, want)
+	}
+}
+
+// CheckWritable accepts a new file and an existing read-only one in a writable directory,
+// and refuses a directory and a missing directory, leaving nothing behind.
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.txt")
+	os.WriteFile(ro, []byte("x"), 0o444)
+	for _, ok := range []string{filepath.Join(dir, "new.txt"), ro} {
+		if err := CheckWritable(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	if err := CheckWritable(dir); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("a directory: %v", err)
+	}
+	missing := filepath.Join(dir, "no", "such")
+	if err := CheckWritable(filepath.Join(missing, "f")); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing directory: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files left, want the read-only one", len(entries))
 	}
 }

@@ -35,6 +35,30 @@ func Size(b uint64) string {
 	return fmt.Sprintf("%d MiB", b>>20)
 }
 
+// MiB is count tables of mib MiB each, in bytes; it saturates instead of overflowing, so an
+// absurd request is refused by CheckAvailable rather than wrapped round to a small one.
+func MiB(mib, count int) uint64 {
+	if mib <= 0 || count <= 0 {
+		return 0
+	}
+	b := uint64(mib) << 20
+	if uint64(mib) > math.MaxUint64>>20 || b > math.MaxUint64/uint64(count) {
+		return math.MaxUint64
+	}
+	return b * uint64(count)
+}
+
+// Times is count copies of b bytes, saturating like MiB.
+func Times(b uint64, count int) uint64 {
+	if count <= 0 {
+		return 0
+	}
+	if b > math.MaxUint64/uint64(count) {
+		return math.MaxUint64
+	}
+	return b * uint64(count)
+}
+
 // CheckAvailable returns a *TooLargeError when request bytes are more than Available says the
 // process can have, and nil when they fit or when the system does not tell (no check is
 // better than a wrong refusal).

@@ -108,3 +108,19 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// MiB and Times saturate instead of wrapping round to a small request.
+func TestMiBTimes(t *testing.T) {
+	const max = ^uint64(0)
+	for _, c := range []struct {
+		got, want uint64
+	}{
+		{MiB(3, 2), 6 << 20}, {MiB(0, 2), 0}, {MiB(3, 0), 0}, {MiB(-1, 2), 0},
+		{MiB(1<<50, 1), max}, {MiB(1<<40, 1<<30), max},
+		{Times(5, 3), 15}, {Times(5, 0), 0}, {Times(max/2, 3), max},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %d, want %d", c.got, c.want)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package protocol
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+// The text of the analyze command: a position's moves, best first, with their values and
+// principal variations.
+
+// PVWords writes a principal variation for people: "f5 d6 c3", "pa" for a pass.
+func PVWords(pv []board.Square) string { return pvWords(pv) }
+
+// AnalysisProgress is the line printed after each iteration of an analysis: its best move.
+func AnalysisProgress(w io.Writer) func([]search.MoveScore) {
+	return func(ms []search.MoveScore) {
+		m := ms[0]
+		fmt.Fprintf(w, "%-10s %-4s %+7.2f  %11d nodes  %7.2f s  %s\n", DepthLabel(m.Info), m.Move, m.Score, m.Nodes, m.Elapsed.Seconds(), pvWords(m.PV))
+	}
+}
+
+// WriteAnalysis prints the result of an analysis that took el with the evaluation evalName:
+// a summary line, then every move, the first n (all when n <= 0) with values and the others
+// with the bounds that put them below.
+func WriteAnalysis(w io.Writer, ms []search.MoveScore, n int, evalName string, el time.Duration) {
+	fmt.Fprintf(w, "eval %s, %s, %d nodes, %.2f s, %.2f M nodes/s\n", evalName, DepthLabel(ms[0].Info), ms[0].Nodes, el.Seconds(), float64(ms[0].Nodes)/el.Seconds()/1e6)
+	for i, m := range ms {
+		kind := "bound"
+		if m.Exact {
+			kind = "exact"
+		} else if m.WLD {
+			kind = "wld"
+		} else if n <= 0 || i < n {
+			kind = "value"
+		}
+		score := fmt.Sprintf("%+7.2f", m.Score)
+		if kind == "bound" {
+			score = fmt.Sprintf("<=%+5.1f", m.Score)
+		}
+		if m.WLD {
+			score = map[bool]string{true: "   win", false: "  loss"}[m.Score > 0]
+			if m.Score == 0 {
+				score = "  draw"
+			}
+		}
+		fmt.Fprintf(w, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvWords(m.PV))
+	}
+}
+
+// DepthLabel is the depth of a search result in short: "depth 12", "depth 12@73%", "wld 20",
+// "exact 20".
+func DepthLabel(in search.Info) string {
+	switch {
+	case in.Exact:
+		return fmt.Sprintf("exact %d", in.Depth)
+	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:
+		return fmt.Sprintf("wld %d@%d%%", in.Depth, in.Selectivity)
+	case in.WLD:
+		return fmt.Sprintf("wld %d", in.Depth)
+	case in.Selectivity < 100:
+		return fmt.Sprintf("depth %d@%d%%", in.Depth, in.Selectivity)
+	}
+	return fmt.Sprintf("depth %d", in.Depth)
+}

@@ -1,0 +1,73 @@
+package protocol
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	patterns "github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/bigmem"
+	"github.com/othellogo/othello/search"
+	"github.com/rs/zerolog"
+)
+
+// EngineSettings are the options every front end shares, as a command line gives them: how
+// the engine is built, how deep it searches by default, and the opening book.
+type EngineSettings struct {
+	Depth, TTMiB, Threads, Selectivity int
+	MoveTime                           time.Duration
+	Eval                               string // the evaluation: eval.ByName
+	Name, Version                      string
+	// BookPath is the book (OpenBook's path; NoBook: "none"); Book its options, Learn true
+	// where NBoard's learn is offered (its depth and moves are then checked).
+	BookPath string
+	NoBook   bool
+	Book     BookOptions
+	Learn    bool
+}
+
+// NewEngine checks the settings and builds the engine and the front end's options; an error
+// is a setting that cannot be used (tables larger than the memory available among them).
+func NewEngine(s EngineSettings, log zerolog.Logger) (Engine, Options, error) {
+	if s.Depth < 1 || s.Depth > MaxDepth || s.TTMiB < 1 {
+		return nil, Options{}, fmt.Errorf("want a depth of 1-%d and a table of at least 1 MiB", MaxDepth)
+	}
+	if s.Threads < 1 || s.Threads > 256 {
+		return nil, Options{}, fmt.Errorf("-threads %d: want 1 to 256", s.Threads)
+	}
+	ev, err := patterns.ByName(s.Eval)
+	if err != nil {
+		return nil, Options{}, err
+	}
+	cfg := search.Config{TTMiB: s.TTMiB, Threads: s.Threads, Eval: ev}
+	// The tables are allocated and touched now: too large a request would end the process.
+	if err := bigmem.CheckAvailable(search.TableBytes(cfg)); err != nil {
+		return nil, Options{}, fmt.Errorf("-tt %d: %v", s.TTMiB, err)
+	}
+	if s.Selectivity < 0 || s.Selectivity > search.MaxSelectivity {
+		return nil, Options{}, fmt.Errorf("selectivity %d: want 0-%d", s.Selectivity, search.MaxSelectivity)
+	}
+	opt := Options{Name: s.Name, Version: s.Version, Log: log, Depth: s.Depth, Selectivity: s.Selectivity}
+	if s.MoveTime < 0 {
+		return nil, opt, fmt.Errorf("time per move must not be negative")
+	}
+	opt.MoveTime = s.MoveTime
+	bo := s.Book
+	if bo.Margin < 0 || math.IsNaN(bo.Margin) || math.IsInf(bo.Margin, 0) {
+		return nil, opt, fmt.Errorf("book margin must be a non-negative number of discs")
+	}
+	if s.Learn && (bo.LearnDepth < 1 || bo.LearnDepth > MaxDepth || bo.LearnMoves < 1 || bo.LearnMoves > 60) {
+		return nil, opt, fmt.Errorf("want a book learn depth of 1-%d and 1-60 book learn moves", MaxDepth)
+	}
+	path := s.BookPath
+	if s.NoBook {
+		path = "none"
+	}
+	opt.Book = OpenBook(path, bo, log)
+	name := "pattern"
+	if ev == nil {
+		name = "mobility"
+	}
+	log.Debug().Str("eval", name).Int("depth", opt.Depth).Int("threads", s.Threads).Msg("engine ready")
+	return search.NewEngine(cfg), opt, nil
+}

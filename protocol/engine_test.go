@@ -1,0 +1,55 @@
+package protocol
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/othellogo/othello/internal/bigmem"
+	"github.com/rs/zerolog"
+)
+
+// NewEngine refuses every setting it cannot use with a message naming it, and builds the
+// engine and the options from good ones.
+func TestNewEngine(t *testing.T) {
+	good := EngineSettings{Depth: 4, TTMiB: 1, Threads: 1, Selectivity: 2, Eval: "mobility", Name: "T", Version: "1", BookPath: "none"}
+	eng, opt, err := NewEngine(good, zerolog.Nop())
+	if err != nil || eng == nil || opt.Depth != 4 || opt.Selectivity != 2 || opt.Name != "T" || opt.Book.Book != nil {
+		t.Fatalf("good settings: %v, %+v", err, opt)
+	}
+	learn := good
+	learn.Learn, learn.BookPath, learn.Book.LearnDepth, learn.Book.LearnMoves = true, filepath.Join(t.TempDir(), "new.book"), 3, 20
+	if _, opt, err := NewEngine(learn, zerolog.Nop()); err != nil || opt.Book.File == "" || opt.Book.LearnDepth != 3 {
+		t.Errorf("a book file to learn into: %v, %+v", err, opt.Book)
+	}
+	for _, c := range []struct {
+		change func(*EngineSettings)
+		want   string
+	}{
+		{func(s *EngineSettings) { s.Depth = 0 }, "depth of 1-60"},
+		{func(s *EngineSettings) { s.Depth = 61 }, "depth of 1-60"},
+		{func(s *EngineSettings) { s.TTMiB = 0 }, "at least 1 MiB"},
+		{func(s *EngineSettings) { s.Threads = 0 }, "-threads 0"},
+		{func(s *EngineSettings) { s.Threads = 257 }, "-threads 257"},
+		{func(s *EngineSettings) { s.Eval = "nonsense" }, "nonsense"},
+		{func(s *EngineSettings) { s.Selectivity = 9 }, "selectivity 9"},
+		{func(s *EngineSettings) { s.MoveTime = -1 }, "must not be negative"},
+		{func(s *EngineSettings) { s.Book.Margin = math.NaN() }, "book margin"},
+		{func(s *EngineSettings) { s.Book.Margin = -1 }, "book margin"},
+		{func(s *EngineSettings) { s.Learn = true }, "book learn depth"},
+	} {
+		s := good
+		c.change(&s)
+		if _, _, err := NewEngine(s, zerolog.Nop()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v; want %q", s, err, c.want)
+		}
+	}
+	if _, _, ok := bigmem.Available(); ok {
+		s := good
+		s.TTMiB = 1 << 30
+		if _, _, err := NewEngine(s, zerolog.Nop()); err == nil || !strings.Contains(err.Error(), "-tt 1073741824: ") || !strings.Contains(err.Error(), "available") {
+			t.Errorf("tables beyond memory: %v", err)
+		}
+	}
+}
