@@ -559,7 +559,7 @@ func (c *console) progress(in search.Info) {
 }
 
 func signed(x float64) string {
-	s := eval(x)
+	s := discText(x)
 	if s[0] != '-' {
 		s = "+" + s
 	}

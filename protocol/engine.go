@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	patterns "github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
@@ -35,7 +35,7 @@ func NewEngine(s EngineSettings, log zerolog.Logger) (Engine, Options, error) {
 	if s.Threads < 1 || s.Threads > 256 {
 		return nil, Options{}, fmt.Errorf("-threads %d: want 1 to 256", s.Threads)
 	}
-	ev, err := patterns.ByName(s.Eval)
+	ev, err := eval.ByName(s.Eval)
 	if err != nil {
 		return nil, Options{}, err
 	}

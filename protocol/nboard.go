@@ -300,15 +300,15 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 		return // a later ping has already made this command stale
 	}
 	if mv, score, ok := n.book.move(b); ok {
-		n.out.printf("status book move %s %s\n", strings.ToUpper(mv.String()), eval(score))
-		n.out.printf("=== %s/%s/0\n", strings.ToUpper(mv.String()), eval(score))
+		n.out.printf("status book move %s %s\n", strings.ToUpper(mv.String()), discText(score))
+		n.out.printf("=== %s/%s/0\n", strings.ToUpper(mv.String()), discText(score))
 		return
 	}
 	so := &searchOutput{out: n.out}
 	start := time.Now()
 	res := n.eng.Search(sctx, b, n.limits(&b), func(in search.Info) {
 		if len(in.PV) > 0 {
-			so.printf("search %s %s 0 %s\n", pvString(in.PV), eval(in.Score), depthString(in))
+			so.printf("search %s %s 0 %s\n", pvString(in.PV), discText(in.Score), depthString(in))
 		}
 		so.printf("nodestats %d %.3f\n", in.Nodes, in.Elapsed.Seconds())
 	})
@@ -321,7 +321,7 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 	if !ok {
 		n.opt.Log.Error().Str("move", res.Move.String()).Msg("nboard: engine returned an illegal move; playing the first legal move")
 	}
-	n.out.printf("=== %s/%s/%.3f\n", strings.ToUpper(mv.String()), eval(res.Score), time.Since(start).Seconds())
+	n.out.printf("=== %s/%s/%.3f\n", strings.ToUpper(mv.String()), discText(res.Score), time.Since(start).Seconds())
 }
 
 func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
@@ -355,7 +355,7 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 		so.close()
 		if sctx.Err() == nil {
 			pv := append([]board.Square{board.NoSquare}, res.PV...)
-			n.out.printf("search %s %s 0 %s\n", pvString(pv), eval(-res.Score), depthString(res.Info))
+			n.out.printf("search %s %s 0 %s\n", pvString(pv), discText(-res.Score), depthString(res.Info))
 			n.out.printf("status\n")
 		}
 		return
@@ -364,7 +364,7 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 	booked := n.book.lines(b, k)
 	var inBook uint64
 	for _, l := range booked {
-		n.out.printf("book %s %s %d %s\n", pvString(l.pv), eval(l.score), l.games, l.depth)
+		n.out.printf("book %s %s %d %s\n", pvString(l.pv), discText(l.score), l.games, l.depth)
 		inBook |= l.move.Bit()
 	}
 	if len(booked) >= min(k, board.Count(b.LegalMoves())) {
@@ -390,7 +390,7 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 			if len(pv) == 0 || pv[0] != m.Move {
 				pv = append([]board.Square{m.Move}, pv...)
 			}
-			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), eval(m.Score), depthString(m.Info))
+			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), discText(m.Score), depthString(m.Info))
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -481,7 +481,7 @@ func (n *nboard) analyze(ctx context.Context, seq uint64) {
 		if !b.BlackToMove {
 			score = -score
 		}
-		n.out.printf("analysis %d %s\n", i, eval(score))
+		n.out.printf("analysis %d %s\n", i, discText(score))
 	}
 	n.out.printf("status\n")
 }

@@ -269,7 +269,7 @@ func TestDepthString(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", c.in, got, c.want)
 		}
 	}
-	if eval(-0.001) != "0.00" || eval(-1.5) != "-1.50" || signed(2) != "+2.00" {
+	if discText(-0.001) != "0.00" || discText(-1.5) != "-1.50" || signed(2) != "+2.00" {
 		t.Error("eval formatting")
 	}
 }

@@ -359,8 +359,8 @@ func parseInt(s string) (int, error) {
 	return n, nil
 }
 
-// eval writes a score in discs with two decimals, never as "-0.00".
-func eval(x float64) string {
+// discText writes a score in discs with two decimals, never as "-0.00".
+func discText(x float64) string {
 	s := strconv.FormatFloat(x, 'f', 2, 64)
 	if s == "-0.00" {
 		return "0.00"

@@ -120,7 +120,7 @@ func TestNBoardRealGame(t *testing.T) {
 	c.until("status Analyzing")
 	final := c.until("analysis")
 	fb := g.Final()
-	if want := fmt.Sprintf("analysis %d %s", len(g.Moves), eval(float64(fb.BlackScore()))); final != want {
+	if want := fmt.Sprintf("analysis %d %s", len(g.Moves), discText(float64(fb.BlackScore()))); final != want {
 		t.Errorf("analysis of the final position: %q, want %q", final, want)
 	}
 	c.sync() // aborts the rest of the analysis
