@@ -40,8 +40,12 @@ func BenchmarkSearchRandom(b *testing.B) { benchSearch(b, Config{Seed: 1}, 10000
 func BenchmarkSearchRandom2Threads(b *testing.B) {
 	benchSearch(b, Config{Seed: 1, Threads: 2}, 10000)
 }
-func BenchmarkSearchGreedy(b *testing.B) { benchSearch(b, Config{Seed: 1, Playout: PlayoutGreedy}, 1000) }
+func BenchmarkSearchGreedy(b *testing.B) {
+	benchSearch(b, Config{Seed: 1, Playout: PlayoutGreedy}, 1000)
+}
 func BenchmarkSearchSoftmax(b *testing.B) {
 	benchSearch(b, Config{Seed: 1, Playout: PlayoutSoftmax}, 1000)
 }
-func BenchmarkSearchCutoff(b *testing.B) { benchSearch(b, Config{Seed: 1, Playout: PlayoutCutoff}, 10000) }
+func BenchmarkSearchCutoff(b *testing.B) {
+	benchSearch(b, Config{Seed: 1, Playout: PlayoutCutoff}, 10000)
+}
