@@ -70,7 +70,7 @@ func (p Prune) String() string {
 // Defaults of the zero Config's fields.
 const (
 	DefaultPlayouts    = 20000
-	DefaultC           = 0.7 // exploration constant of UCB1, rewards in [0, 1]
+	DefaultC           = 0.4 // exploration constant of UCB1, rewards in [0, 1] (docs/uct.md)
 	DefaultEpsilon     = 0.2
 	DefaultTemperature = 2.0 // discs
 	DefaultCutoffPlies = 0
