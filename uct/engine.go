@@ -211,15 +211,16 @@ func (e *Engine) pastHalf() bool {
 	return e.timed && time.Since(e.start) >= e.half
 }
 
-// updateRoot applies the pruning rule to the root moves, and stops the search when
-// StopEarly holds and no move can overtake the most visited one.
-func (e *Engine) updateRoot() {
+// updateRoot applies the pruning rule to the root moves before a simulation, and reports
+// false, stopping the search, when StopEarly holds and no move can overtake the most visited
+// one.
+func (e *Engine) updateRoot() bool {
 	if e.cfg.Prune == PruneOff && !e.cfg.StopEarly {
-		return
+		return true
 	}
 	ks := e.root.kids()
 	if len(ks) == 0 {
-		return
+		return true
 	}
 	r := e.remaining()
 	top := mostVisited(ks)
@@ -232,7 +233,7 @@ func (e *Engine) updateRoot() {
 	}
 	if e.cfg.StopEarly && behind == len(ks)-1 {
 		e.stop.Store(true)
-		return
+		return false
 	}
 	switch e.cfg.Prune {
 	case PruneVisits:
@@ -241,7 +242,7 @@ func (e *Engine) updateRoot() {
 		}
 	case PrunePaper:
 		if !e.pastHalf() {
-			return
+			return true
 		}
 		var sumX, maxX float64
 		for i := range ks {
@@ -250,12 +251,13 @@ func (e *Engine) updateRoot() {
 			maxX = max(maxX, x)
 		}
 		if sumX == 0 {
-			return
+			return true
 		}
 		for i := range ks {
 			ks[i].pruned.Store(i != top && e.paperBound(&ks[i], sumX, float64(r)) < maxX)
 		}
 	}
+	return true
 }
 
 // paperBound is the paper's reachable upper win rate P_i of a root move (equations 7, 8 and
@@ -344,9 +346,13 @@ func (e *Engine) selectChild(n *node, ks []node, atRoot bool, r int64) *node {
 }
 
 // simulate runs one simulation: down the tree by selectChild, expanding the node reached
-// if it was visited before, a playout from there, and the reward back up the path.
-func (w *worker) simulate() {
+// if it was visited before, a playout from there, and the reward back up the path. It
+// reports false, doing nothing, when the root's update stops the search.
+func (w *worker) simulate() bool {
 	e := w.e
+	if !e.updateRoot() {
+		return false
+	}
 	w.b = e.rootBoard
 	n := e.root
 	n.visits.Add(1)
@@ -371,9 +377,6 @@ func (w *worker) simulate() {
 			reward = blackReward(w.b.BlackScore())
 			break
 		}
-		if k == 1 {
-			e.updateRoot()
-		}
 		c := e.selectChild(n, ks, k == 1, r)
 		c.visits.Add(1)
 		w.path[k] = step{n: c, black: w.b.BlackToMove}
@@ -394,6 +397,7 @@ func (w *worker) simulate() {
 		w.path[i].n.sq.Add(x * x / rewardOne)
 	}
 	w.sims.Add(1)
+	return true
 }
 
 // playout plays the simulation on from w.b and returns black's reward.
@@ -425,7 +429,9 @@ func (w *worker) run() {
 			e.stop.Store(true)
 			break
 		}
-		w.simulate()
+		if !w.simulate() {
+			break
+		}
 		if w.id == 0 {
 			if e.onSimulation != nil {
 				e.onSimulation()
@@ -520,8 +526,12 @@ func (e *Engine) moveScores() []search.MoveScore {
 	for i, j := range idx {
 		c := &ks[j]
 		line := pv(c)
+		score := 0.0 // a move never simulated (StopEarly with one move) counts as even
+		if c.visits.Load() > 0 {
+			score = e.ScoreOf(c.mean())
+		}
 		out[i] = search.MoveScore{Move: c.move, Info: search.Info{
-			Depth: len(line), Score: e.ScoreOf(c.mean()), Nodes: nodes, Elapsed: el, PV: line,
+			Depth: len(line), Score: score, Nodes: nodes, Elapsed: el, PV: line,
 		}}
 	}
 	return out

@@ -156,6 +156,12 @@ func TestTerminal(t *testing.T) {
 					if res.Move.Bit() != moves {
 						t.Errorf("single move in %s: got %s", b.OBF(), res.Move)
 					}
+					// With StopEarly a single move needs no simulation at all.
+					early := newEngine(t, Config{StopEarly: true})
+					res = early.Search(ctx, b, search.Limits{Nodes: 200}, nil)
+					if res.Move.Bit() != moves || res.Nodes != 0 || res.Score != 0 {
+						t.Errorf("single move in %s, early stop: %s after %d playouts, score %v", b.OBF(), res.Move, res.Nodes, res.Score)
+					}
 				}
 			}
 			if moves == 0 {
@@ -366,7 +372,7 @@ func TestBudgets(t *testing.T) {
 	e := newEngine(t, Config{Seed: 1, Playouts: 777, Threads: 2})
 	start := time.Now()
 	r := e.Search(context.Background(), b, search.Limits{MoveTime: 100 * time.Millisecond}, nil)
-	if el := time.Since(start); el > 400*time.Millisecond || r.Nodes == 0 {
+	if el := time.Since(start); el > 2*time.Second || r.Nodes == 0 {
 		t.Errorf("100 ms search took %v, %d playouts", el, r.Nodes)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -381,7 +387,7 @@ func TestBudgets(t *testing.T) {
 	}
 	start = time.Now()
 	e.Search(context.Background(), b, search.Limits{Remaining: time.Second}, nil)
-	if el := time.Since(start); el > 500*time.Millisecond {
+	if el := time.Since(start); el > 700*time.Millisecond {
 		t.Errorf("a 1 s clock at %d empties took %v", b.NumEmpties(), el)
 	}
 	var infos int
