@@ -486,3 +486,26 @@ func TestRunTablesBeyondMemory(t *testing.T) {
 		t.Errorf("with an external B: %d bytes", ext.TableBytes())
 	}
 }
+
+// "uct,..." plays the Monte-Carlo engine: a match against the alpha-beta engine finishes with
+// replayable games, and bad UCT options are errors naming the player.
+func TestRunUCT(t *testing.T) {
+	var ggf bytes.Buffer
+	opt := Options{A: mustParse(t, "uct,playouts=300,prune=visits,threads=2"), B: mustParse(t, "depth=1,eval=mobility"),
+		Openings: RandomOpenings(5, 2, 8), GGF: &ggf}
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Games() != 4 || len(res.Errors) != 0 || res.Forfeits != [2]int{} {
+		t.Fatalf("%+v", res)
+	}
+	if n := checkGGF(t, ggf.String()); n != 4 {
+		t.Fatalf("%d games written, want 4", n)
+	}
+	for _, text := range []string{"uct,playouts=-5", "uct,prune=maybe", "uct,colour=blue"} {
+		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
+			t.Errorf("%s: error %v, want one naming the player", text, err)
+		}
+	}
+}

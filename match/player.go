@@ -11,6 +11,7 @@ import (
 	"github.com/othellogo/othello/book"
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/uct"
 )
 
 // player is one side of a match game: this engine with some configuration, or an external
@@ -30,7 +31,8 @@ type Spec struct {
 	depth    int    // depth sent to the external engine with "set depth" (0: none)
 	lim      search.Limits
 	cfg      search.Config
-	book     *book.Book // nil: no opening book
+	book     *book.Book  // nil: no opening book
+	uct      *uct.Config // the Monte-Carlo engine instead of the alpha-beta one (ParseEngine "uct,...")
 }
 
 // External is an engine run as a subprocess by the shell command line cmdline, spoken to in
@@ -43,7 +45,20 @@ func External(cmdline string, depth int) Spec {
 // solve from N empties), sel (selectivity level), eval (default, mobility or a weights file),
 // tt (MiB), book (default, none or a file), and the measurement switches and settings the
 // error for an unknown key lists.
+//
+// "uct,key=value,..." is the Monte-Carlo tree search engine of package uct instead, with the
+// options uct.ParseConfig reads (playouts, time, prune, threads, playout, ...).
 func ParseEngine(text string) (Spec, error) {
+	if name, rest, _ := strings.Cut(text, ","); strings.TrimSpace(name) == "uct" {
+		cfg, err := uct.ParseConfig(rest)
+		if err == nil {
+			_, err = uct.New(cfg) // the options' own checks
+		}
+		if err != nil {
+			return Spec{}, fmt.Errorf("player %q: %v", text, err)
+		}
+		return Spec{Text: text, uct: &cfg}, nil
+	}
 	sp := Spec{Text: text, cfg: search.Config{TTMiB: 16}}
 	evalName := "default"
 	for _, kv := range strings.Split(text, ",") {
@@ -192,7 +207,7 @@ func ParseEngine(text string) (Spec, error) {
 
 // tableBytes is the memory of the tables of the player's engine (none for an external one).
 func (sp Spec) tableBytes() uint64 {
-	if sp.external != "" {
+	if sp.external != "" || sp.uct != nil {
 		return 0
 	}
 	return search.TableBytes(sp.cfg)
@@ -207,11 +222,23 @@ func (sp Spec) newPlayer(handshake time.Duration) (player, error) {
 		}
 		return p, nil
 	}
+	if sp.uct != nil {
+		e, err := uct.New(*sp.uct)
+		if err != nil {
+			return nil, err
+		}
+		return &enginePlayer{e: e}, nil
+	}
 	return &enginePlayer{e: search.NewEngine(sp.cfg), lim: sp.lim, book: sp.book}, nil
 }
 
+// searcher is what a player of this program needs of its engine: search.Engine or uct.Engine.
+type searcher interface {
+	Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result
+}
+
 type enginePlayer struct {
-	e    *search.Engine
+	e    searcher
 	lim  search.Limits
 	book *book.Book
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/uct"
 	"github.com/rs/zerolog"
 )
 
@@ -24,6 +25,10 @@ type EngineSettings struct {
 	NoBook   bool
 	Book     BookOptions
 	Learn    bool
+	// Engine is "alphabeta" (or empty: the search package's engine) or "uct" (the Monte-Carlo
+	// engine of package uct, with the options UCT gives in uct.ParseConfig's form; Threads
+	// applies unless UCT sets threads).
+	Engine, UCT string
 }
 
 // NewEngine checks the settings and builds the engine and the front end's options; an error
@@ -67,6 +72,25 @@ func NewEngine(s EngineSettings, log zerolog.Logger) (Engine, Options, error) {
 	name := "pattern"
 	if ev == nil {
 		name = "mobility"
+	}
+	switch s.Engine {
+	case "", "alphabeta":
+	case "uct":
+		uc, err := uct.ParseConfig(s.UCT)
+		if err != nil {
+			return nil, opt, fmt.Errorf("-uct %q: %v", s.UCT, err)
+		}
+		if uc.Threads == 0 {
+			uc.Threads = s.Threads
+		}
+		e, err := uct.New(uc)
+		if err != nil {
+			return nil, opt, fmt.Errorf("-uct %q: %v", s.UCT, err)
+		}
+		log.Debug().Str("uct", s.UCT).Int("threads", uc.Threads).Msg("engine ready")
+		return e, opt, nil
+	default:
+		return nil, opt, fmt.Errorf("-engine %q: want alphabeta or uct", s.Engine)
 	}
 	log.Debug().Str("eval", name).Int("depth", opt.Depth).Int("threads", s.Threads).Msg("engine ready")
 	return search.NewEngine(cfg), opt, nil

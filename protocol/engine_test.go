@@ -1,12 +1,15 @@
 package protocol
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/internal/bigmem"
+	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
 )
 
@@ -17,6 +20,13 @@ func TestNewEngine(t *testing.T) {
 	eng, opt, err := NewEngine(good, zerolog.Nop())
 	if err != nil || eng == nil || opt.Depth != 4 || opt.Selectivity != 2 || opt.Name != "T" || opt.Book.Book != nil {
 		t.Fatalf("good settings: %v, %+v", err, opt)
+	}
+	mc := good
+	mc.Engine, mc.UCT = "uct", "playouts=500"
+	if eng, _, err := NewEngine(mc, zerolog.Nop()); err != nil {
+		t.Fatalf("uct: %v", err)
+	} else if b := board.Start(); !b.IsLegal(eng.Search(context.Background(), b, search.Limits{Depth: 4}, nil).Move) {
+		t.Errorf("uct engine: an illegal move")
 	}
 	learn := good
 	learn.Learn, learn.BookPath, learn.Book.LearnDepth, learn.Book.LearnMoves = true, filepath.Join(t.TempDir(), "new.book"), 3, 20
@@ -38,6 +48,9 @@ func TestNewEngine(t *testing.T) {
 		{func(s *EngineSettings) { s.Book.Margin = math.NaN() }, "book margin"},
 		{func(s *EngineSettings) { s.Book.Margin = -1 }, "book margin"},
 		{func(s *EngineSettings) { s.Learn = true }, "book learn depth"},
+		{func(s *EngineSettings) { s.Engine = "minimax" }, "want alphabeta or uct"},
+		{func(s *EngineSettings) { s.Engine, s.UCT = "uct", "prune=sometimes" }, "-uct"},
+		{func(s *EngineSettings) { s.Engine, s.UCT = "uct", "playouts=-1" }, "-uct"},
 	} {
 		s := good
 		c.change(&s)

@@ -14,13 +14,15 @@ import (
 // engineFlags are the options every protocol front end shares: how the engine is built and
 // how deep it searches by default.
 type engineFlags struct {
-	threads  *int
-	depth    *int
-	moveTime *time.Duration
-	ttMiB    *int
-	sel      *int
-	eval     *string
-	name     *string
+	threads    *int
+	engineName *string
+	uct        *string
+	depth      *int
+	moveTime   *time.Duration
+	ttMiB      *int
+	sel        *int
+	eval       *string
+	name       *string
 
 	book       *string
 	noBook     *bool
@@ -33,12 +35,14 @@ type engineFlags struct {
 
 func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
 	f := &engineFlags{
-		depth:   fs.Int("depth", protocol.DefaultDepth, "default midgame search depth (1-60)"),
-		ttMiB:   fs.Int("tt", 64, "bounds tables size in MiB"),
-		threads: fs.Int("threads", runtime.NumCPU(), "threads that search each position (default: the cores)"),
-		sel:     fs.Int("sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
-		eval:    fs.String("eval", "default", evalFlagHelp),
-		name:    fs.String("name", EngineName, "engine name given to the GUI (one word)"),
+		depth:      fs.Int("depth", protocol.DefaultDepth, "default midgame search depth (1-60)"),
+		ttMiB:      fs.Int("tt", 64, "bounds tables size in MiB"),
+		threads:    fs.Int("threads", runtime.NumCPU(), "threads that search each position (default: the cores)"),
+		engineName: fs.String("engine", "alphabeta", "the engine: alphabeta, or uct (Monte-Carlo tree search; see -uct)"),
+		uct:        fs.String("uct", "", "with -engine uct, its options key=value,...: playouts, time, prune (off, visits, paper), playout (random, greedy, softmax, cutoff), c, threads, ..."),
+		sel:        fs.Int("sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity)),
+		eval:       fs.String("eval", "default", evalFlagHelp),
+		name:       fs.String("name", EngineName, "engine name given to the GUI (one word)"),
 
 		book:       fs.String("book", "default", "opening book file, or \"default\" (the embedded book) or \"none\"; NBoard's learn writes to a file"),
 		noBook:     fs.Bool("no-book", false, "play without an opening book"),
@@ -61,6 +65,7 @@ func (f *engineFlags) addLearnFlags(fs *flag.FlagSet) {
 // engine builds the search engine and the front end's options (protocol.NewEngine).
 func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, error) {
 	s := protocol.EngineSettings{Depth: *f.depth, TTMiB: *f.ttMiB, Threads: *f.threads, Selectivity: *f.sel, Eval: *f.eval, Name: *f.name, Version: Version,
+		Engine: *f.engineName, UCT: *f.uct,
 		BookPath: *f.book, NoBook: *f.noBook, Book: protocol.BookOptions{Margin: *f.bookMargin, Random: *f.bookRandom, Seed: *f.bookSeed}}
 	if f.moveTime != nil {
 		s.MoveTime = *f.moveTime
