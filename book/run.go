@@ -207,6 +207,22 @@ func (o LearnOptions) Work(log zerolog.Logger) (Work, error) {
 	return LearnWork(games, o.Moves), nil
 }
 
+// CheckExport refuses to export the book file at path to out when out is that file (also
+// through links): the text would replace the book. An empty path or out is no file.
+func CheckExport(path, out string) error {
+	if path == "" || out == "" {
+		return nil
+	}
+	fa, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if fb, err := os.Stat(out); err == nil && os.SameFile(fa, fb) {
+		return fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", out)
+	}
+	return nil
+}
+
 // FixFile re-propagates the values of the book file at path (Fix), leaving out positions no
 // game reaches (LoadRepair) with a warning in log, prints how many values changed to out and
 // saves the book.

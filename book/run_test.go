@@ -273,3 +273,22 @@ func TestGameWorkOptions(t *testing.T) {
 		t.Error("learn of an absent file: no error")
 	}
 }
+
+// CheckExport refuses the book file itself as the text's file, under any of its names.
+func TestCheckExport(t *testing.T) {
+	dir := t.TempDir()
+	bk, other, link := filepath.Join(dir, "b.book"), filepath.Join(dir, "t.txt"), filepath.Join(dir, "l.book")
+	os.WriteFile(bk, []byte("x"), 0o644)
+	os.WriteFile(other, []byte("x"), 0o644)
+	os.Link(bk, link)
+	for _, out := range []string{bk, dir + "/./b.book", link} {
+		if err := CheckExport(bk, out); err == nil || !strings.Contains(err.Error(), "is the book file itself") {
+			t.Errorf("export of %s to %s: %v", bk, out, err)
+		}
+	}
+	for _, c := range [][2]string{{bk, other}, {bk, filepath.Join(dir, "new.txt")}, {"", bk}, {bk, ""}, {filepath.Join(dir, "absent.book"), other}} {
+		if err := CheckExport(c[0], c[1]); err != nil {
+			t.Errorf("export of %q to %q: %v", c[0], c[1], err)
+		}
+	}
+}

@@ -228,8 +228,8 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if *out != "" && *path != "" && sameFile(*out, *path) {
-		return exitError{2, fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", *out)}
+	if err := book.CheckExport(*path, *out); err != nil {
+		return exitError{2, err}
 	}
 	if err := checkWritable("-o", *out); err != nil {
 		return err
@@ -252,16 +252,6 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 		env.log.Warn().Int("positions", unreachable).Msg("positions not reachable from the start position were not exported")
 	}
 	return nil
-}
-
-// sameFile reports whether the paths name one existing file (also through links).
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 func cmdBookImport(env *cmdEnv, args []string) error {
