@@ -156,6 +156,73 @@ func ReadValidGames(paths []string, log zerolog.Logger) ([]Game, error) {
 	return games, nil
 }
 
+// BuildOptions are book build's: the game files, each game's positions up to Moves moves,
+// the first MaxGames games of the files (0: all) and the positions played in at least
+// MinGames of them.
+type BuildOptions struct {
+	Files                     []string
+	Moves, MaxGames, MinGames int
+}
+
+// Check refuses no game file, moves outside 0-60, a negative MaxGames and MinGames below 1.
+func (o BuildOptions) Check() error {
+	if len(o.Files) == 0 || o.Moves < 0 || o.Moves > 60 || o.MaxGames < 0 || o.MinGames < 1 {
+		return fmt.Errorf("want game files, --moves 0-60, a non-negative --games and --min-games of at least 1")
+	}
+	return nil
+}
+
+// Work reads the games (ReadValidGames) and makes the work (BuildWork).
+func (o BuildOptions) Work(log zerolog.Logger) (Work, error) {
+	games, err := ReadValidGames(o.Files, log)
+	if err != nil {
+		return Work{}, err
+	}
+	if o.MaxGames > 0 && len(games) > o.MaxGames {
+		games = games[:o.MaxGames]
+	}
+	return BuildWork(games, o.Moves, o.MinGames), nil
+}
+
+// LearnOptions are book learn's: the game files and each game's positions up to Moves moves.
+type LearnOptions struct {
+	Files []string
+	Moves int
+}
+
+// Check refuses no game file and moves outside 0-60.
+func (o LearnOptions) Check() error {
+	if len(o.Files) == 0 || o.Moves < 0 || o.Moves > 60 {
+		return fmt.Errorf("want game files and --moves 0-60")
+	}
+	return nil
+}
+
+// Work reads the games (ReadValidGames) and makes the work (LearnWork).
+func (o LearnOptions) Work(log zerolog.Logger) (Work, error) {
+	games, err := ReadValidGames(o.Files, log)
+	if err != nil {
+		return Work{}, err
+	}
+	return LearnWork(games, o.Moves), nil
+}
+
+// CheckExport refuses to export the book file at path to out when out is that file (also
+// through links): the text would replace the book. An empty path or out is no file.
+func CheckExport(path, out string) error {
+	if path == "" || out == "" {
+		return nil
+	}
+	fa, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if fb, err := os.Stat(out); err == nil && os.SameFile(fa, fb) {
+		return fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", out)
+	}
+	return nil
+}
+
 // FixFile re-propagates the values of the book file at path (Fix), leaving out positions no
 // game reaches (LoadRepair) with a warning in log, prints how many values changed to out and
 // saves the book.

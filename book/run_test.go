@@ -232,3 +232,63 @@ func TestRunnerExtendResumes(t *testing.T) {
 		t.Errorf("progress file left after the work is done: %v", err)
 	}
 }
+
+// BuildOptions and LearnOptions refuse what the commands cannot run with, and make the work
+// of the files' games: build takes the first MaxGames.
+func TestGameWorkOptions(t *testing.T) {
+	games := []string{filepath.Join("testdata", "book-games.txt")}
+	for _, c := range []struct {
+		err  error
+		want string // "" for no error
+	}{
+		{BuildOptions{Files: games, Moves: 60, MinGames: 1}.Check(), ""},
+		{BuildOptions{Moves: 20, MinGames: 1}.Check(), "want game files, --moves 0-60, a non-negative --games and --min-games of at least 1"},
+		{BuildOptions{Files: games, Moves: 61, MinGames: 1}.Check(), "--moves 0-60"},
+		{BuildOptions{Files: games, Moves: -1, MinGames: 1}.Check(), "--moves 0-60"},
+		{BuildOptions{Files: games, Moves: 20, MaxGames: -1, MinGames: 1}.Check(), "a non-negative --games"},
+		{BuildOptions{Files: games, Moves: 20, MinGames: 0}.Check(), "--min-games of at least 1"},
+		{LearnOptions{Files: games, Moves: 0}.Check(), ""},
+		{LearnOptions{Moves: 20}.Check(), "want game files and --moves 0-60"},
+		{LearnOptions{Files: games, Moves: 61}.Check(), "want game files and --moves 0-60"},
+	} {
+		if (c.err == nil) != (c.want == "") || c.err != nil && !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("error %v, want %q", c.err, c.want)
+		}
+	}
+	log := zerolog.Nop()
+	if w, err := (BuildOptions{Files: games, Moves: 6, MaxGames: 5, MinGames: 2}).Work(log); err != nil || w.String() != "book build of 5 games (--moves 6 --min-games 2)" {
+		t.Errorf("build: %v, %v", w, err)
+	}
+	if w, err := (BuildOptions{Files: games, Moves: 6, MinGames: 1}).Work(log); err != nil || w.String() != "book build of 20 games (--moves 6 --min-games 1)" {
+		t.Errorf("build of all the games: %v, %v", w, err)
+	}
+	if w, err := (LearnOptions{Files: games, Moves: 8}).Work(log); err != nil || w.String() != "book learn of 20 games (--moves 8)" {
+		t.Errorf("learn: %v, %v", w, err)
+	}
+	absent := []string{filepath.Join(t.TempDir(), "absent.txt")}
+	if _, err := (BuildOptions{Files: absent, MinGames: 1}).Work(log); err == nil {
+		t.Error("build of an absent file: no error")
+	}
+	if _, err := (LearnOptions{Files: absent}).Work(log); err == nil {
+		t.Error("learn of an absent file: no error")
+	}
+}
+
+// CheckExport refuses the book file itself as the text's file, under any of its names.
+func TestCheckExport(t *testing.T) {
+	dir := t.TempDir()
+	bk, other, link := filepath.Join(dir, "b.book"), filepath.Join(dir, "t.txt"), filepath.Join(dir, "l.book")
+	os.WriteFile(bk, []byte("x"), 0o644)
+	os.WriteFile(other, []byte("x"), 0o644)
+	os.Link(bk, link)
+	for _, out := range []string{bk, dir + "/./b.book", link} {
+		if err := CheckExport(bk, out); err == nil || !strings.Contains(err.Error(), "is the book file itself") {
+			t.Errorf("export of %s to %s: %v", bk, out, err)
+		}
+	}
+	for _, c := range [][2]string{{bk, other}, {bk, filepath.Join(dir, "new.txt")}, {"", bk}, {bk, ""}, {filepath.Join(dir, "absent.book"), other}} {
+		if err := CheckExport(c[0], c[1]); err != nil {
+			t.Errorf("export of %q to %q: %v", c[0], c[1], err)
+		}
+	}
+}

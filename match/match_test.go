@@ -452,6 +452,16 @@ func TestRunEngineDiesMidMatch(t *testing.T) {
 	}
 }
 
+// An external engine that dies in every game is restarted MaxRestarts times, then the match
+// stops with an error saying so.
+func TestRunEngineAlwaysDies(t *testing.T) {
+	dies := `sh -c 'while read -r l; do case "$l" in ping*) echo "pong ${l#ping }";; go) exit 3;; esac; done'`
+	opt := Options{A: mustParse(t, "depth=1"), B: External(dies, 0), Openings: RandomOpenings(1, 4, 8), Concurrency: 1}
+	if _, err := Run(context.Background(), opt); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("after being restarted %d times; the match stops", MaxRestarts)) {
+		t.Fatalf("an engine dying in every game: %v", err)
+	}
+}
+
 // An engine that never answers the handshake fails the match after the handshake timeout,
 // with an error saying so.
 func TestRunHandshakeTimeout(t *testing.T) {

@@ -69,6 +69,27 @@ func (o RunOptions) bar(n int, what string) Bar {
 	return o.NewBar(n, what)
 }
 
+// Check refuses, before any work, a run that cannot be made: the configuration's settings
+// (Validate), then a relabelling depth outside 0-MaxExactDepth or a table below 1 MiB.
+func (o RunOptions) Check() error {
+	if err := o.Config.Validate(); err != nil {
+		return err
+	}
+	if o.Exact < 0 || o.Exact > MaxExactDepth || o.ExactTT < 1 {
+		return fmt.Errorf("exact %d, exact-tt %d: want 0 (off) to %d empties and a table of at least 1 MiB", o.Exact, o.ExactTT, MaxExactDepth)
+	}
+	return nil
+}
+
+// ExactTableBytes is the memory of the relabelling solvers' tables (one per worker; none
+// without relabelling), for a check at start-up.
+func (o RunOptions) ExactTableBytes() uint64 {
+	if o.Exact <= 0 {
+		return 0
+	}
+	return bigmem.MiB(o.ExactTT, max(o.Workers, 1))
+}
+
 // Train runs the training and writes its files; it prints the training summary and the files
 // written to w.
 func Train(o RunOptions, w io.Writer) error {
@@ -260,6 +281,15 @@ type MPCFitOptions struct {
 	EvalName   string // written in the regressions' header
 }
 
+// Check refuses fewer than one position, a deepest height outside 2-16 and fewer than one
+// worker.
+func (o MPCFitOptions) Check() error {
+	if o.N < 1 || o.MaxHeight < 2 || o.MaxHeight > 16 || o.Workers < 1 {
+		return fmt.Errorf("want n >= 1, depth 2-16, concurrency >= 1")
+	}
+	return nil
+}
+
 // FitMPCText fits the Multi-ProbCut regressions of the evaluation on positions read or
 // sampled (ReadMPCPositions, SampleMPCPositions, MPCSamples, search.FitMPC) and returns
 // their text (search.WriteMPC) and the number of positions fitted. A cancelled ctx fits what
@@ -296,6 +326,15 @@ func FitMPCText(ctx context.Context, o MPCFitOptions, newBar func(n int, what st
 		return nil, 0, err
 	}
 	return text.Bytes(), len(good), nil
+}
+
+// Check refuses settings the labelling cannot run with: fewer than one position, worker or
+// MiB of tables, or a negative first position.
+func (c LabelConfig) Check() error {
+	if c.Positions < 1 || c.Workers < 1 || c.TTMiB < 1 || c.First < 0 {
+		return fmt.Errorf("want n, workers and tt >= 1 and from >= 0")
+	}
+	return nil
 }
 
 // TableBytes is the memory of the labelling engines' tables: each worker's engine has bounds

@@ -242,3 +242,54 @@ func TestEvaluatePositionFiles(t *testing.T) {
 		t.Errorf("a malformed file: %v", err)
 	}
 }
+
+// The commands' checks before any work: a run's configuration (Validate) and relabelling, the
+// labelling's counts and the Multi-ProbCut fit's, each refused in words naming the setting;
+// ExactTableBytes counts a relabelling table per worker.
+func TestOptionChecks(t *testing.T) {
+	run := func(change func(*RunOptions)) error {
+		o := RunOptions{Config: DefaultConfig(), Exact: 12, ExactTT: 32}
+		change(&o)
+		return o.Check()
+	}
+	label := LabelConfig{Positions: 1, TTMiB: 1, Workers: 1}
+	fit := MPCFitOptions{N: 1, MaxHeight: 2, Workers: 1}
+	for _, c := range []struct {
+		err  error
+		want string // "" for no error
+	}{
+		{run(func(o *RunOptions) {}), ""},
+		{run(func(o *RunOptions) { o.Exact, o.ExactTT = MaxExactDepth, 1 }), ""},
+		{run(func(o *RunOptions) { o.Exact = 0 }), ""},
+		{run(func(o *RunOptions) { o.Rate = -5 }), "rate -5"},
+		{run(func(o *RunOptions) { o.Rate, o.Exact = -5, 40 }), "rate -5"}, // the configuration first
+		{run(func(o *RunOptions) { o.Exact = 40 }), "exact 40, exact-tt 32: want 0 (off) to 20 empties and a table of at least 1 MiB"},
+		{run(func(o *RunOptions) { o.Exact = -1 }), "exact -1"},
+		{run(func(o *RunOptions) { o.ExactTT = 0 }), "exact-tt 0"},
+		{label.Check(), ""},
+		{LabelConfig{Positions: 0, TTMiB: 1, Workers: 1}.Check(), "want n, workers and tt >= 1 and from >= 0"},
+		{LabelConfig{Positions: 1, TTMiB: 0, Workers: 1}.Check(), "want n, workers and tt >= 1"},
+		{LabelConfig{Positions: 1, TTMiB: 1, Workers: 0}.Check(), "want n, workers and tt >= 1"},
+		{LabelConfig{Positions: 1, TTMiB: 1, Workers: 1, First: -1}.Check(), "from >= 0"},
+		{fit.Check(), ""},
+		{MPCFitOptions{N: 1, MaxHeight: 16, Workers: 1}.Check(), ""},
+		{MPCFitOptions{N: 0, MaxHeight: 2, Workers: 1}.Check(), "want n >= 1, depth 2-16, concurrency >= 1"},
+		{MPCFitOptions{N: 1, MaxHeight: 1, Workers: 1}.Check(), "depth 2-16"},
+		{MPCFitOptions{N: 1, MaxHeight: 17, Workers: 1}.Check(), "depth 2-16"},
+		{MPCFitOptions{N: 1, MaxHeight: 2, Workers: 0}.Check(), "concurrency >= 1"},
+	} {
+		if (c.err == nil) != (c.want == "") || c.err != nil && !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("error %v, want %q", c.err, c.want)
+		}
+	}
+	o := RunOptions{Config: Config{Workers: 3}, Exact: 12, ExactTT: 2}
+	if got := o.ExactTableBytes(); got != 3*2<<20 {
+		t.Errorf("ExactTableBytes %d, want 3 tables of 2 MiB", got)
+	}
+	if o.Workers = 0; o.ExactTableBytes() != 2<<20 {
+		t.Errorf("ExactTableBytes with 0 workers (one): %d", o.ExactTableBytes())
+	}
+	if o.Exact = 0; o.ExactTableBytes() != 0 {
+		t.Errorf("ExactTableBytes without relabelling: %d", o.ExactTableBytes())
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -15,53 +16,36 @@ import (
 
 func cmdAnalyze(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "analyze")
+	var lim search.Limits
 	position := fs.String("position", "", "position: 64 board characters and the side to move (obf form), quoted")
 	moves := fs.String("moves", "", "transcript played from the position (or from the start), e.g. f5d6c3")
-	depth := fs.Int("depth", 0, "midgame depth (0: none; with no depth and no time, 12)")
-	moveTime := fs.Duration("time", 0, "time for the analysis, e.g. 5s (0: none)")
+	fs.IntVar(&lim.Depth, "depth", 0, "midgame depth (0: none; with no depth and no time, 12)")
+	fs.DurationVar(&lim.MoveTime, "time", 0, "time for the analysis, e.g. 5s (0: none)")
 	n := fs.Int("n", 0, "number of best moves with exact values (0: all)")
-	sel := fs.Int("sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d", search.MaxSelectivity))
-	ttMiB := fs.Int("tt", 64, "bounds tables size in MiB")
-	threads := fs.Int("threads", runtime.NumCPU(), "threads that search the position (default: the cores)")
-	evalName := fs.String("eval", "default", evalFlagHelp)
+	fs.IntVar(&lim.Selectivity, "sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d", search.MaxSelectivity))
+	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position (default: the cores)")
 	progress := fs.Bool("progress", false, "print the best move after each iteration")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello analyze [options] [TRANSCRIPT]\n\nSearches a position and prints its moves, best first, with values in discs (from the side\nto move's view) and principal variations. Ctrl-C stops the search and prints what it has.\nOptions:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(env, fs, "usage: othello analyze [options] [TRANSCRIPT]\n\nSearches a position and prints its moves, best first, with values in discs (from the side\nto move's view) and principal variations. Ctrl-C stops the search and prints what it has.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	text := *moves
-	switch {
-	case fs.NArg() == 1 && text == "":
-		text = fs.Arg(0)
-	case fs.NArg() > 0:
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want at most one TRANSCRIPT argument (or --moves)")}
+	if fs.NArg() > 1 || fs.NArg() == 1 && *moves != "" {
+		return usageError(fs, fmt.Errorf("want at most one TRANSCRIPT argument (or --moves)"))
 	}
-	b, err := board.ParsePosition(*position, text)
+	b, err := board.ParsePosition(*position, cmp.Or(*moves, fs.Arg(0)))
 	if err != nil {
 		return exitError{2, err}
 	}
-	if *sel < 0 || *sel > search.MaxSelectivity || *depth < 0 || *depth > 60 || *moveTime < 0 {
-		return exitError{2, fmt.Errorf("want depth 0-60, selectivity 0-%d and a non-negative time", search.MaxSelectivity)}
-	}
-	ev, err := loadEvaluator(*evalName)
-	if err != nil {
+	if err := lim.Check(); err != nil {
 		return exitError{2, err}
 	}
-	lim := search.Limits{Depth: *depth, MoveTime: *moveTime, Selectivity: *sel}
+	var cfg search.Config
+	ev, err := sf.configure(&cfg)
+	if err != nil {
+		return err
+	}
 	if lim.Depth == 0 && lim.MoveTime == 0 {
 		lim.Depth = 12
-	}
-	if err := checkThreads(*threads); err != nil {
-		return err
-	}
-	cfg := search.Config{TTMiB: *ttMiB, Threads: *threads}
-	ev.configure(&cfg)
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), search.TableBytes(cfg)); err != nil {
-		return err
 	}
 	e := search.NewEngine(cfg)
 	fmt.Fprint(env.stdout, b.Diagram())

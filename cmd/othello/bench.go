@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"runtime/pprof"
-	"time"
 
 	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
@@ -13,77 +10,69 @@ import (
 func cmdBench(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "bench")
 	boards := search.BenchPositions()
-	depth := fs.Int("depth", 10, "midgame depth of every search")
-	ttMiB := fs.Int("tt", 64, "bounds tables size in MiB")
+	var o search.BenchOptions
+	var base search.Config
+	fs.IntVar(&o.Depth, "depth", 10, "midgame depth of every search")
 	// One thread by default: the node count is then a signature of the search (with more
 	// threads it varies from run to run).
-	threads := fs.Int("threads", 1, "threads that search each position")
-	sel := fs.Int("sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d (0: none)", search.MaxSelectivity))
-	noMPC := fs.Bool("no-mpc", false, "turn Multi-ProbCut off")
-	noPVS := fs.Bool("no-pvs", false, "plain alpha-beta everywhere")
-	noPrev := fs.Bool("no-prev", false, "no ordering by the previous iteration's table")
-	noKiller := fs.Bool("no-killer", false, "no killer moves in the last plies' order")
-	noStatic := fs.Bool("no-static-cut", false, "no Multi-ProbCut tests at heights 1-2 (the static evaluation's prediction)")
-	pvsHeight := fs.Int("pvs-height", 0, "height from which PVS is used (0: default)")
-	ttHeight := fs.Int("tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
-	orderHeight := fs.Int("order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
-	screen := fs.Float64("mpc-screen", 0, "Multi-ProbCut screen width in deviations of the static prediction (0: the default; negative: no screen)")
+	sf := addSearchFlags(fs, 1, "threads that search each position")
+	fs.IntVar(&o.Selectivity, "sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d (0: none)", search.MaxSelectivity))
+	fs.BoolVar(&base.NoMPC, "no-mpc", false, "turn Multi-ProbCut off")
+	fs.BoolVar(&base.NoPVS, "no-pvs", false, "plain alpha-beta everywhere")
+	fs.BoolVar(&base.NoPrevOrder, "no-prev", false, "no ordering by the previous iteration's table")
+	fs.BoolVar(&base.NoKiller, "no-killer", false, "no killer moves in the last plies' order")
+	fs.BoolVar(&base.NoStaticCut, "no-static-cut", false, "no Multi-ProbCut tests at heights 1-2 (the static evaluation's prediction)")
+	fs.IntVar(&base.PVSHeight, "pvs-height", 0, "height from which PVS is used (0: default)")
+	fs.IntVar(&base.TTHeight, "tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
+	fs.IntVar(&base.EvalOrderHeight, "order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
+	fs.Float64Var(&base.MPCScreen, "mpc-screen", 0, "Multi-ProbCut screen width in deviations of the static prediction (0: the default; negative: no screen)")
 	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, no-killer, and MPC on (level -sel, default 2) vs off, without killers, the screen or the static cuts")
-	npos := fs.Int("positions", len(boards), "use the first N bench positions")
-	evalName := fs.String("eval", "default", evalFlagHelp)
+	fs.IntVar(&o.Positions, "positions", len(boards), "use the first N bench positions")
 	verbose := fs.Bool("each", false, "print every position's result")
 	file := fs.String("file", "", "search the positions of this .obf-style file (one per line; anything after the side to move is ignored) instead of the built-in set")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the searches to this file (go tool pprof)")
-	maxFile := fs.Int("n", 100, "with -file: use at most this many positions")
+	fs.IntVar(&o.FileLimit, "n", 100, "with -file: use at most this many positions")
 	moveTime := fs.Duration("movetime", 0, "with -file whose positions carry every move's exact score (solve -all-moves writes such files): search each position for this time a move with -sel and print the loss of the chosen moves against those scores (mean discs, worse moves, moves that lose a result)")
 	loss := fs.Bool("loss", false, "also value every move of each position by a full-width search to the same depth and print each run's mean loss: the best move's value minus the chosen move's, in discs (what the selective cuts cost in move choice)")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(env, fs, args); err != nil {
+	setUsage(env, fs, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
+	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	}
-	if *depth < 1 || *depth > 30 || *npos < 1 || *npos > len(boards) {
-		return exitError{2, fmt.Errorf("want depth 1-30 and positions 1-%d", len(boards))}
-	}
-	if *maxFile < 1 {
-		return exitError{2, fmt.Errorf("-n %d: want at least 1 position", *maxFile)}
-	}
-	if *sel < 0 || *sel > search.MaxSelectivity {
-		return exitError{2, fmt.Errorf("selectivity %d: want 0-%d", *sel, search.MaxSelectivity)}
-	}
-	ev, err := loadEvaluator(*evalName)
-	if err != nil {
+	if err := o.Check(); err != nil {
 		return exitError{2, err}
 	}
-	if err := checkThreads(*threads); err != nil {
-		return err
-	}
-	base := search.Config{TTMiB: *ttMiB, Threads: *threads, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
-	ev.configure(&base)
 	// The engines of the variants and of -loss's reference are made one after the other.
-	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), search.TableBytes(base)); err != nil {
+	ev, err := sf.configure(&base)
+	if err != nil {
 		return err
 	}
 	if *moveTime != 0 {
 		if *file == "" || *moveTime < 0 {
 			return exitError{2, fmt.Errorf("-movetime needs a positive time and -file with move scores")}
 		}
-		return benchMoveQuality(env, base, *file, *maxFile, *moveTime, *sel)
+		// The loss of the moves chosen in the time against the file's move scores.
+		problems, err := readProblems(*file)
+		if err != nil {
+			return err
+		}
+		q, err := search.MoveQuality(base, problems, o.FileLimit, *moveTime, o.Selectivity)
+		if err != nil {
+			return exitError{2, fmt.Errorf("%s %v (write the file with solve -all-moves)", *file, err)}
+		}
+		if q.Positions == 0 {
+			return exitError{2, fmt.Errorf("%s: no position with a move to play and move scores", *file)}
+		}
+		search.WriteMoveQuality(env.stdout, q, *moveTime, o.Selectivity)
+		return nil
 	}
-	variants := []search.BenchVariant{{Name: "as given", Config: base, Selectivity: *sel}}
+	variants := []search.BenchVariant{{Name: "as given", Config: base, Selectivity: o.Selectivity}}
 	if *table {
-		variants = search.BenchTable(base, *sel)
+		variants = search.BenchTable(base, o.Selectivity)
 	}
-	boards = boards[:*npos]
+	boards = boards[:o.Positions]
 	if *file != "" {
 		// Positions with a move to play, deep enough that the search is a midgame one.
-		if boards, err = train.ReadMPCPositions(*file, *maxFile, *depth); err != nil {
+		if boards, err = train.ReadMPCPositions(*file, o.FileLimit, o.Depth); err != nil {
 			return exitError{2, err}
 		}
 	}
@@ -92,44 +81,6 @@ func cmdBench(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	search.Bench{Variants: variants, Boards: boards, Depth: *depth, Loss: *loss, Each: *verbose, EvalName: ev.name, Out: env.stdout}.Run()
-	return nil
-}
-
-// startCPUProfile starts a CPU profile written to path (none when path is empty) and returns
-// the function that stops it.
-func startCPUProfile(path string) (func(), error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, exitError{2, err}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, exitError{2, err}
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
-}
-
-// benchMoveQuality prints what the moves chosen in moveTime at selectivity sel cost against
-// the move scores of the file's positions (search.MoveQuality).
-func benchMoveQuality(env *cmdEnv, cfg search.Config, path string, n int, moveTime time.Duration, sel int) error {
-	problems, err := readProblems(path)
-	if err != nil {
-		return err
-	}
-	q, err := search.MoveQuality(cfg, problems, n, moveTime, sel)
-	if err != nil {
-		return exitError{2, fmt.Errorf("%s %v (write the file with solve -all-moves)", path, err)}
-	}
-	if q.Positions == 0 {
-		return exitError{2, fmt.Errorf("%s: no position with a move to play and move scores", path)}
-	}
-	search.WriteMoveQuality(env.stdout, q, moveTime, sel)
+	search.Bench{Variants: variants, Boards: boards, Depth: o.Depth, Loss: *loss, Each: *verbose, EvalName: ev.name, Out: env.stdout}.Run()
 	return nil
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 
@@ -32,15 +32,8 @@ func bookCommands() map[string]command {
 func cmdBook(env *cmdEnv, args []string) error {
 	cmds := bookCommands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		names := make([]string, 0, len(cmds))
-		for n := range cmds {
-			names = append(names, n)
-		}
-		sort.Strings(names)
 		fmt.Fprintf(env.stdout, "usage: othello book <command> [options]\n\ncommands:\n")
-		for _, n := range names {
-			fmt.Fprintf(env.stdout, "  %-8s %s\n", n, cmds[n].summary)
-		}
+		listCommands(env.stdout, cmds, 8)
 		fmt.Fprintf(env.stdout, "\nWithout --book, read-only commands use the embedded default book.\n")
 		if len(args) == 0 {
 			return exitError{2, fmt.Errorf("want a book command")}
@@ -56,27 +49,31 @@ func cmdBook(env *cmdEnv, args []string) error {
 
 // bookSearchFlags are the options of the commands that search.
 type bookSearchFlags struct {
-	depth, sel, tt, threads *int
-	eval                    *string
+	search book.SearchConfig
+	eval   string
 }
 
-func addBookSearchFlags(fs *flag.FlagSet) bookSearchFlags {
-	return bookSearchFlags{
-		depth:   fs.Int("depth", 10, "midgame search depth of each move leaving the book"),
-		sel:     fs.Int("sel", 0, "Multi-ProbCut selectivity of those searches (0: none)"),
-		tt:      fs.Int("tt", 64, "search tables size in MiB, per thread"),
-		threads: fs.Int("threads", 1, "searches run at the same time, each with its own engine"),
-		eval:    fs.String("eval", "default", evalFlagHelp),
+func addBookSearchFlags(fs *flag.FlagSet) *bookSearchFlags {
+	f := &bookSearchFlags{}
+	fs.IntVar(&f.search.Depth, "depth", 10, "midgame search depth of each move leaving the book")
+	fs.IntVar(&f.search.Selectivity, "sel", 0, "Multi-ProbCut selectivity of those searches (0: none)")
+	fs.IntVar(&f.search.TTMiB, "tt", 64, "search tables size in MiB, per thread")
+	fs.IntVar(&f.search.Threads, "threads", 1, "searches run at the same time, each with its own engine")
+	fs.StringVar(&f.eval, "eval", "default", evalFlagHelp)
+	return f
+}
+
+// parse parses the flags (parseBookFlags), checks the search options and makes the book's
+// runner of them.
+func (f *bookSearchFlags) parse(env *cmdEnv, fs *flag.FlagSet, args []string, path *string) (book.Runner, error) {
+	if err := parseBookFlags(env, fs, args, path); err != nil {
+		return book.Runner{}, err
 	}
-}
-
-// runner checks the search options and makes the book's runner of them.
-func (f bookSearchFlags) runner(env *cmdEnv) (book.Runner, error) {
-	sc := book.SearchConfig{Depth: *f.depth, Selectivity: *f.sel, TTMiB: *f.tt, Threads: *f.threads}
+	sc := f.search
 	if err := sc.Check(); err != nil {
 		return book.Runner{}, exitError{2, err}
 	}
-	ev, err := loadEvaluator(*f.eval)
+	ev, err := loadEvaluator(f.eval)
 	if err != nil {
 		return book.Runner{}, exitError{2, err}
 	}
@@ -109,33 +106,25 @@ func parseBookFlags(env *cmdEnv, fs *flag.FlagSet, args []string, path *string) 
 func cmdBookBuild(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "book build")
 	path := fs.String("book", "", "book file to create or extend (written atomically)")
-	moves := fs.Int("moves", 20, "add each game's positions up to this many moves")
-	maxGames := fs.Int("games", 0, "use at most this many games (0: all), taken in file order")
-	minGames := fs.Int("min-games", 1, "keep only positions played in at least this many of the games")
+	var o book.BuildOptions
+	fs.IntVar(&o.Moves, "moves", 20, "add each game's positions up to this many moves")
+	fs.IntVar(&o.MaxGames, "games", 0, "use at most this many games (0: all), taken in file order")
+	fs.IntVar(&o.MinGames, "min-games", 1, "keep only positions played in at least this many of the games")
 	sf := addBookSearchFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello book build --book FILE [options] GAMES...\n\nAdds the positions of the games (.wtb WTHOR files, .ggf GGF files, or text files with one\ntranscript per line) up to --moves moves, searches every move leaving the book at --depth\nand propagates values by negamax. Ctrl-C keeps what was searched; running the command\nagain goes on from there. Options:\n")
-		fs.PrintDefaults()
-	}
-	if err := parseBookFlags(env, fs, args, path); err != nil {
-		return err
-	}
-	r, err := sf.runner(env)
+	setUsage(env, fs, "usage: othello book build --book FILE [options] GAMES...\n\nAdds the positions of the games (.wtb WTHOR files, .ggf GGF files, or text files with one\ntranscript per line) up to --moves moves, searches every move leaving the book at --depth\nand propagates values by negamax. Ctrl-C keeps what was searched; running the command\nagain goes on from there. Options:\n")
+	r, err := sf.parse(env, fs, args, path)
 	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 || *moves < 0 || *moves > 60 || *maxGames < 0 || *minGames < 1 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want game files, --moves 0-60, a non-negative --games and --min-games of at least 1")}
+	o.Files = fs.Args()
+	if err := o.Check(); err != nil {
+		return usageError(fs, err)
 	}
-	games, err := book.ReadValidGames(fs.Args(), env.log)
+	w, err := o.Work(env.log)
 	if err != nil {
 		return err
 	}
-	if *maxGames > 0 && len(games) > *maxGames {
-		games = games[:*maxGames]
-	}
-	return runWork(r, *path, "book build", book.BuildWork(games, *moves, *minGames))
+	return runWork(r, *path, "book build", w)
 }
 
 func cmdBookDeviate(env *cmdEnv, args []string) error {
@@ -144,11 +133,7 @@ func cmdBookDeviate(env *cmdEnv, args []string) error {
 	margin := fs.Float64("margin", 2, "add moves whose value is within this many discs of the best")
 	moves := fs.Int("moves", 20, "only from positions before this many moves")
 	limit := fs.Int("limit", 0, "add at most this many positions (0: no limit), closest to the best first")
-	sf := addBookSearchFlags(fs)
-	if err := parseBookFlags(env, fs, args, path); err != nil {
-		return err
-	}
-	r, err := sf.runner(env)
+	r, err := addBookSearchFlags(fs).parse(env, fs, args, path)
 	if err != nil {
 		return err
 	}
@@ -160,11 +145,7 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 	path := fs.String("book", "", "book file to change")
 	moves := fs.Int("moves", 20, "only from positions before this many moves")
 	rounds := fs.Int("rounds", 1, "repeat this many times (each adds one move to every line)")
-	sf := addBookSearchFlags(fs)
-	if err := parseBookFlags(env, fs, args, path); err != nil {
-		return err
-	}
-	r, err := sf.runner(env)
+	r, err := addBookSearchFlags(fs).parse(env, fs, args, path)
 	if err != nil {
 		return err
 	}
@@ -174,28 +155,23 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 func cmdBookLearn(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "book learn")
 	path := fs.String("book", "", "book file to create or change (written atomically)")
-	moves := fs.Int("moves", 60, "add each game's positions up to this many moves")
+	var o book.LearnOptions
+	fs.IntVar(&o.Moves, "moves", 60, "add each game's positions up to this many moves")
 	sf := addBookSearchFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello book learn --book FILE [options] GAME...\n\nAdds played games (.ggf GGF files, or text files with one transcript per line) to the\nbook, searches the moves leaving it from their new positions and re-propagates values.\nOptions:\n")
-		fs.PrintDefaults()
-	}
-	if err := parseBookFlags(env, fs, args, path); err != nil {
-		return err
-	}
-	r, err := sf.runner(env)
+	setUsage(env, fs, "usage: othello book learn --book FILE [options] GAME...\n\nAdds played games (.ggf GGF files, or text files with one transcript per line) to the\nbook, searches the moves leaving it from their new positions and re-propagates values.\nOptions:\n")
+	r, err := sf.parse(env, fs, args, path)
 	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 || *moves < 0 || *moves > 60 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want game files and --moves 0-60")}
+	o.Files = fs.Args()
+	if err := o.Check(); err != nil {
+		return usageError(fs, err)
 	}
-	games, err := book.ReadValidGames(fs.Args(), env.log)
+	w, err := o.Work(env.log)
 	if err != nil {
 		return err
 	}
-	return runWork(r, *path, "book learn", book.LearnWork(games, *moves))
+	return runWork(r, *path, "book learn", w)
 }
 
 func cmdBookFix(env *cmdEnv, args []string) error {
@@ -217,27 +193,16 @@ func cmdBookStats(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	name := *path
-	if name == "" {
-		name = "embedded book"
-	}
-	bk.Stats().Write(env.stdout, name)
+	bk.Stats().Write(env.stdout, cmp.Or(*path, "embedded book"))
 	return nil
 }
 
 func cmdBookShow(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "book show")
 	path := fs.String("book", "", "book file (default: the embedded book)")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello book show [--book FILE] [POSITION|TRANSCRIPT]\n\nPOSITION is 64 board characters and the side to move (obf form, quoted, after -- when it\nstarts with -); TRANSCRIPT a move list from the start (e.g. f5d6c3); nothing means\nthe start position. Options:\n")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(env, fs, args); err != nil {
+	setUsage(env, fs, "usage: othello book show [--book FILE] [POSITION|TRANSCRIPT]\n\nPOSITION is 64 board characters and the side to move (obf form, quoted, after -- when it\nstarts with -); TRANSCRIPT a move list from the start (e.g. f5d6c3); nothing means\nthe start position. Options:\n")
+	if err := parseArgs(env, fs, args, 0, 1, "want at most one position or transcript (quote an obf position)"); err != nil {
 		return err
-	}
-	if fs.NArg() > 1 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want at most one position or transcript (quote an obf position)")}
 	}
 	// 64 squares and more are a position, anything shorter a transcript.
 	position, moves := "", strings.TrimSpace(fs.Arg(0))
@@ -263,8 +228,8 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if *out != "" && *path != "" && sameFile(*out, *path) {
-		return exitError{2, fmt.Errorf("-o %s is the book file itself: exporting there would replace the book with its text form; write the text to another file", *out)}
+	if err := book.CheckExport(*path, *out); err != nil {
+		return exitError{2, err}
 	}
 	if err := checkWritable("-o", *out); err != nil {
 		return err
@@ -289,29 +254,15 @@ func cmdBookExport(env *cmdEnv, args []string) error {
 	return nil
 }
 
-// sameFile reports whether the paths name one existing file (also through links).
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
-}
-
 func cmdBookImport(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "book import")
 	path := fs.String("book", "", "book file to create or add to (written atomically)")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello book import --book FILE TEXT...\n\nReads the text form written by 'othello book export' (- for standard input). Options:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(env, fs, "usage: othello book import --book FILE TEXT...\n\nReads the text form written by 'othello book export' (- for standard input). Options:\n")
 	if err := parseBookFlags(env, fs, args, path); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want at least one text file")}
+		return usageError(fs, fmt.Errorf("want at least one text file"))
 	}
 	bk, err := book.ImportFiles(*path, fs.Args(), env.stdin, env.log)
 	if err != nil {

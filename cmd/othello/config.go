@@ -1,9 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 
 	"github.com/othellogo/othello/internal/flagconfig"
+	"github.com/othellogo/othello/internal/progress"
+	"github.com/rs/zerolog"
+	"github.com/schollz/progressbar/v3"
 )
 
 // newFlagSet makes a subcommand's flag set writing its messages to stderr.
@@ -11,6 +17,14 @@ func newFlagSet(env *cmdEnv, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("othello "+name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	return fs
+}
+
+// setUsage makes the subcommand's usage the text (a format with its args) and its options.
+func setUsage(env *cmdEnv, fs *flag.FlagSet, format string, args ...any) {
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, format, args...)
+		fs.PrintDefaults()
+	}
 }
 
 // parseFlags parses a subcommand's flags; flags not given take their value from the
@@ -29,4 +43,35 @@ func parseFlags(env *cmdEnv, fs *flag.FlagSet, args []string) error {
 		return exitError{2, err}
 	}
 	return nil
+}
+
+// parseArgs parses the flags (parseFlags) and wants min to max arguments (max < 0: any
+// number from min). Another count prints the usage and is a usage error saying want, or
+// without want naming the first argument too many.
+func parseArgs(env *cmdEnv, fs *flag.FlagSet, args []string, min, max int, want string) error {
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if n := fs.NArg(); n >= min && (max < 0 || n <= max) {
+		return nil
+	}
+	if want == "" {
+		want = fmt.Sprintf("unexpected argument %q", fs.Arg(max))
+	}
+	return usageError(fs, errors.New(want))
+}
+
+// usageError prints the subcommand's usage and makes err a usage error.
+func usageError(fs *flag.FlagSet, err error) error {
+	fs.Usage()
+	return exitError{2, err}
+}
+
+// newBar makes a progress bar on stderr, silent with -q.
+func newBar(env *cmdEnv, n int, what string) *progressbar.ProgressBar {
+	w := env.stderr
+	if env.log.GetLevel() > zerolog.InfoLevel {
+		w = io.Discard
+	}
+	return progress.New(w, n, what)
 }

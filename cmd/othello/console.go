@@ -27,14 +27,9 @@ func runConsole(env *cmdEnv, name string, args []string) error {
 	var colour *string
 	if name == "play" {
 		colour = fs.String("color", "black", "the colour you play: black or white (black moves first)")
-	}
-	fs.Usage = func() {
-		if name == "play" {
-			fmt.Fprintf(env.stderr, "usage: othello play [options]\n\nA game against the engine on the console: type your moves (e.g. f5), \"hint\",\n\"undo\", \"help\" for the rest. Options:\n")
-		} else {
-			fmt.Fprintf(env.stderr, "usage: othello console [options]\n\nAn Othello board on the console, scriptable from a pipe: type moves, \"go\" for the\nengine's move, \"hint\", \"solve\", \"help\" for the rest. Options:\n")
-		}
-		fs.PrintDefaults()
+		setUsage(env, fs, "usage: othello play [options]\n\nA game against the engine on the console: type your moves (e.g. f5), \"hint\",\n\"undo\", \"help\" for the rest. Options:\n")
+	} else {
+		setUsage(env, fs, "usage: othello console [options]\n\nAn Othello board on the console, scriptable from a pipe: type moves, \"go\" for the\nengine's move, \"hint\", \"solve\", \"help\" for the rest. Options:\n")
 	}
 	if err := parseFlags(env, fs, args); err != nil {
 		return err

@@ -8,8 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 
 	"github.com/othellogo/othello/internal/progress"
 	"github.com/rs/zerolog"
@@ -105,19 +106,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "othello: unknown command %q; run 'othello help' for the list\n", name)
 		return 2
 	}
-	if err := cmd.run(env, rest[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		var ee exitError
-		if errors.As(err, &ee) {
-			fmt.Fprintf(stderr, "othello %s: %v\n", name, ee.err)
-			return ee.code
-		}
-		fmt.Fprintf(stderr, "othello %s: %v\n", name, err)
-		return 1
+	err := cmd.run(env, rest[1:])
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
 	}
-	return 0
+	ee := exitError{1, err} // exit status 1 unless the error says otherwise
+	errors.As(err, &ee)
+	fmt.Fprintf(stderr, "othello %s: %v\n", name, ee.err)
+	return ee.code
 }
 
 // exitError carries a specific exit status (e.g. 2 for a usage error, 3 for a wrong result).
@@ -130,18 +126,17 @@ func (e exitError) Error() string { return e.err.Error() }
 
 func usage(w io.Writer, global *flag.FlagSet) {
 	fmt.Fprintf(w, "%s %s, an Othello engine\n\nusage: othello [-config FILE] [-v|-q] <command> [options]\n\ncommands:\n", EngineName, Version)
-	cmds := commands()
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
-	}
+	listCommands(w, commands(), 10)
 	fmt.Fprintf(w, "\n'othello <command> -h' lists a command's options. Global options:\n")
 	global.SetOutput(w)
 	global.PrintDefaults()
+}
+
+// listCommands prints the commands, by name, with their summaries in a column width wide.
+func listCommands(w io.Writer, cmds map[string]command, width int) {
+	for _, n := range slices.Sorted(maps.Keys(cmds)) {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, cmds[n].summary)
+	}
 }
 
 func cmdVersion(env *cmdEnv, args []string) error {

@@ -17,21 +17,19 @@ import (
 // iterative deepening, and the root values at each height are regressed on the shallow ones.
 func cmdMpcfit(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "mpcfit")
-	openings := fs.String("openings", "", "file of opening transcripts (XOT style) to sample positions from")
-	posFile := fs.String("positions", "", "take the positions from this file (.obf-style lines, as othello label writes) instead of sampling them from -openings")
-	nPos := fs.Int("n", 600, "number of positions")
-	maxHeight := fs.Int("depth", 10, "deepest height fitted")
+	var o train.MPCFitOptions
+	fs.StringVar(&o.Openings, "openings", "", "file of opening transcripts (XOT style) to sample positions from")
+	fs.StringVar(&o.Positions, "positions", "", "take the positions from this file (.obf-style lines, as othello label writes) instead of sampling them from -openings")
+	fs.IntVar(&o.N, "n", 600, "number of positions")
+	fs.IntVar(&o.MaxHeight, "depth", 10, "deepest height fitted")
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	out := fs.String("out", "", "write the regressions here (default: stdout)")
 	store := fs.String("store", "", "also store the regressions in this weight file (section "+search.MPCSection+"), where the engine looks for them")
 	from := fs.String("from", "", "take the regressions from this text file (as -out writes) instead of fitting; use with -store")
-	seed := fs.Uint64("seed", 1, "seed of the position sampling")
-	concurrency := fs.Int("concurrency", 1, "positions searched at the same time")
-	minSamples := fs.Int("min-samples", 30, "fewest samples for a (stage, height) regression")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello mpcfit -openings FILE [options]\n\nFits the Multi-ProbCut regressions (value at height h ~ a * value at the shallow height + b)\nper game stage, and writes them as text (search.WriteMPC); -store puts them in a weight file.\nOptions:\n")
-		fs.PrintDefaults()
-	}
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the position sampling")
+	fs.IntVar(&o.Workers, "concurrency", 1, "positions searched at the same time")
+	fs.IntVar(&o.MinSamples, "min-samples", 30, "fewest samples for a (stage, height) regression")
+	setUsage(env, fs, "usage: othello mpcfit -openings FILE [options]\n\nFits the Multi-ProbCut regressions (value at height h ~ a * value at the shallow height + b)\nper game stage, and writes them as text (search.WriteMPC); -store puts them in a weight file.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -54,21 +52,20 @@ func cmdMpcfit(env *cmdEnv, args []string) error {
 		}
 		return train.StoreMPC(*store, data)
 	}
-	if (*openings == "") == (*posFile == "") || fs.NArg() != 0 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want one of -openings FILE and -positions FILE, and no arguments")}
+	if (o.Openings == "") == (o.Positions == "") || fs.NArg() != 0 {
+		return usageError(fs, fmt.Errorf("want one of -openings FILE and -positions FILE, and no arguments"))
 	}
-	if *nPos < 1 || *maxHeight < 2 || *maxHeight > 16 || *concurrency < 1 {
-		return exitError{2, fmt.Errorf("want n >= 1, depth 2-16, concurrency >= 1")}
+	if err := o.Check(); err != nil {
+		return exitError{2, err}
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
 		return exitError{2, err}
 	}
+	o.Eval, o.EvalName = ev.ev, ev.name
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	text, fitted, err := train.FitMPCText(ctx, train.MPCFitOptions{Openings: *openings, Positions: *posFile, N: *nPos, MaxHeight: *maxHeight, Seed: *seed,
-		Workers: *concurrency, MinSamples: *minSamples, Eval: ev.ev, EvalName: ev.name}, func(n int, what string) train.Bar { return newBar(env, n, what) })
+	text, fitted, err := train.FitMPCText(ctx, o, func(n int, what string) train.Bar { return newBar(env, n, what) })
 	if err != nil {
 		return usageIf(err)
 	}

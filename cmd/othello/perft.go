@@ -11,16 +11,9 @@ func cmdPerft(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "perft")
 	position := fs.String("position", "", "start from this position: 64 board characters and the side to move (obf form), quoted")
 	moves := fs.String("moves", "", "then play this transcript (e.g. f5d6c3)")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello perft [options] DEPTH\n\nCounts the leaves DEPTH plies below the position, a pass counted as a move;\nthe last ply is counted in bulk. Options:\n")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(env, fs, args); err != nil {
+	setUsage(env, fs, "usage: othello perft [options] DEPTH\n\nCounts the leaves DEPTH plies below the position, a pass counted as a move;\nthe last ply is counted in bulk. Options:\n")
+	if err := parseArgs(env, fs, args, 1, 1, "want one DEPTH argument"); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want one DEPTH argument")}
 	}
 	var depth int
 	if _, err := fmt.Sscan(fs.Arg(0), &depth); err != nil || depth < 0 || depth > 60 {

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"os"
+	"runtime/pprof"
 
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
+	"github.com/othellogo/othello/train"
 )
 
 const evalFlagHelp = "evaluation: default (the built-in trained weights), mobility (the plain mobility/corner baseline), or a weights file"
@@ -34,10 +41,40 @@ func (ev evaluator) configure(cfg *search.Config) {
 	cfg.Eval = ev.ev
 }
 
-// checkThreads refuses a thread count outside 1-256 (a usage error).
+// searchFlags are the -tt, -threads and -eval options of the commands that run one engine.
+type searchFlags struct {
+	tt, threads int
+	eval        string
+}
+
+// addSearchFlags adds them to fs, with the command's default thread count and its text.
+func addSearchFlags(fs *flag.FlagSet, threads int, threadsHelp string) *searchFlags {
+	f := &searchFlags{}
+	fs.IntVar(&f.tt, "tt", 64, "bounds tables size in MiB")
+	fs.IntVar(&f.threads, "threads", threads, threadsHelp)
+	fs.StringVar(&f.eval, "eval", "default", evalFlagHelp)
+	return f
+}
+
+// configure sets the options in the engine's configuration and returns the evaluator; an
+// unknown evaluation, a thread count out of range or tables beyond the memory are usage errors.
+func (f *searchFlags) configure(cfg *search.Config) (evaluator, error) {
+	ev, err := loadEvaluator(f.eval)
+	if err != nil {
+		return ev, exitError{2, err}
+	}
+	if err := checkThreads(f.threads); err != nil {
+		return ev, err
+	}
+	cfg.TTMiB, cfg.Threads = f.tt, f.threads
+	ev.configure(cfg)
+	return ev, checkTableMemory(fmt.Sprintf("-tt %d", f.tt), search.TableBytes(*cfg))
+}
+
+// checkThreads refuses a thread count outside 1-256 (search.CheckThreads) as a usage error.
 func checkThreads(n int) error {
-	if n < 1 || n > 256 {
-		return exitError{2, fmt.Errorf("-threads %d: want 1 to 256", n)}
+	if err := search.CheckThreads("-threads", n); err != nil {
+		return exitError{2, err}
 	}
 	return nil
 }
@@ -50,4 +87,54 @@ func checkTableMemory(flag string, bytes uint64) error {
 		return exitError{2, fmt.Errorf("%s: %v", flag, err)}
 	}
 	return nil
+}
+
+// checkWritable refuses, before any work, an output path that could not be written when the
+// work is done (atomicfile.CheckWritable). An empty path is no output.
+func checkWritable(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := atomicfile.CheckWritable(path); err != nil {
+		return exitError{2, fmt.Errorf("%s %s: cannot write there: %v", flag, path, err)}
+	}
+	return nil
+}
+
+// usageIf makes a package's InputError a usage error.
+func usageIf(err error) error {
+	if errors.As(err, &train.InputError{}) || errors.As(err, &endgame.InputError{}) {
+		return exitError{2, err}
+	}
+	return err
+}
+
+// readProblems reads an .obf file of positions with their optional move scores; errors are
+// usage errors (exit status 2) naming the file.
+func readProblems(path string) ([]endgame.Problem, error) {
+	ps, err := endgame.ReadProblemFile(path)
+	if err != nil {
+		return nil, exitError{2, err}
+	}
+	return ps, nil
+}
+
+// startCPUProfile starts a CPU profile written to path (none when path is empty) and returns
+// the function that stops it.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, exitError{2, err}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, exitError{2, err}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

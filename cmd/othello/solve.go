@@ -6,32 +6,29 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/endgame"
-	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 )
 
 func cmdSolve(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "solve")
-	wld := fs.Bool("wld", false, "prove only win/loss/draw (window -1..1)")
+	var run endgame.ProblemOptions
+	fs.BoolVar(&run.WLD, "wld", false, "prove only win/loss/draw (window -1..1)")
 	threads := fs.Int("threads", runtime.NumCPU(), "threads that search each position (parallel search)")
-	jobs := fs.Int("jobs", 1, "solve this many positions at once, one solver each")
+	fs.IntVar(&run.Jobs, "jobs", 1, "solve this many positions at once, one solver each")
 	hashMiB := fs.Int("hash", 256, "transposition table size per solver, MiB")
 	first := fs.Int("first", 0, "number of the file's first position (0: from a name like fforum-40-59.obf, else 1)")
 	only := fs.String("only", "", "solve only these positions, by number: e.g. 40-45,48")
-	progress := fs.Duration("progress", 2*time.Second, "interval of the progress line on stderr (0: none)")
+	fs.DurationVar(&run.ProgressInterval, "progress", 2*time.Second, "interval of the progress line on stderr (0: none)")
 	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
 	noTable := fs.Bool("no-table", false, "measurement: no transposition table")
 	noStab := fs.Bool("no-stability", false, "measurement: no stability cutoffs")
 	noParity := fs.Bool("no-parity", false, "measurement: no parity in the move order")
 	noLast4 := fs.Bool("no-last4", false, "measurement: the generic search down to the last empty square")
-	sel := fs.Int("sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
+	fs.IntVar(&run.Selectivity, "sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the solves to this file (go tool pprof)")
 	allMoves := fs.String("all-moves", "", "also solve every legal move of each position exactly, check them against the file's move scores, and write the positions with all their move scores (best first, Edax's .obf form) to this file")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. Options:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(env, fs, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. Options:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -44,58 +41,38 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		}
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return exitError{2, fmt.Errorf("want one FILE.obf argument")}
-	}
-	path := files[0]
-	if *threads < 1 || *threads > 256 {
-		return exitError{2, fmt.Errorf("--threads %d: want 1 to 256", *threads)}
-	}
-	if *jobs < 1 || *jobs > 256 {
-		return exitError{2, fmt.Errorf("--jobs %d: want 1 to 256", *jobs)}
-	}
-	if *hashMiB < 0 || *hashMiB > 1<<16 {
-		return exitError{2, fmt.Errorf("--hash %d: want 0 to 65536 MiB", *hashMiB)}
-	}
-	if !*noTable {
-		// Every job has its own solver and table (the threads of a job share it).
-		flag := fmt.Sprintf("-hash %d", *hashMiB)
-		if *jobs > 1 {
-			flag += fmt.Sprintf(" with -jobs %d", *jobs)
-		}
-		if err := checkTableMemory(flag, bigmem.MiB(*hashMiB, *jobs)); err != nil {
-			return err
-		}
+		return usageError(fs, fmt.Errorf("want one FILE.obf argument"))
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
 		return exitError{2, err}
 	}
-	if *sel < 0 || *sel > search.MaxSelectivity {
-		return exitError{2, fmt.Errorf("--sel %d: want 0 to %d", *sel, search.MaxSelectivity)}
+	run.Solver = endgame.DefaultSolverOptions(*hashMiB)
+	run.Solver.Eval, run.Solver.Threads = ev.ev, *threads
+	run.Solver.Table = run.Solver.Table && !*noTable
+	run.Solver.Stability, run.Solver.Parity, run.Solver.Last4, run.Solver.Aspiration = !*noStab, !*noParity, !*noLast4, !*noAsp
+	run.AllMoves = *allMoves != ""
+	if err := run.Check(); err != nil {
+		return exitError{2, err}
 	}
-	if *sel > 0 && ev.ev == nil {
-		return exitError{2, fmt.Errorf("--sel needs the pattern evaluation (--eval default or a weights file)")}
+	// Every job has its own solver and table (the threads of a job share it).
+	flag := fmt.Sprintf("-hash %d", *hashMiB)
+	if run.Jobs > 1 {
+		flag += fmt.Sprintf(" with -jobs %d", run.Jobs)
 	}
-	opt := endgame.DefaultSolverOptions(*hashMiB)
-	opt.Eval = ev.ev
-	opt.Table = opt.Table && !*noTable
-	opt.Threads = *threads
-	opt.Stability = !*noStab
-	opt.Parity = !*noParity
-	opt.Last4 = !*noLast4
-	opt.Aspiration = !*noAsp
+	if err := checkTableMemory(flag, run.TableBytes()); err != nil {
+		return err
+	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-	tot, err := endgame.SolveFile{Path: path, First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Out: env.stdout, Progress: env.stderr,
-		Run: endgame.ProblemOptions{Solver: opt, Selectivity: *sel, WLD: *wld, Jobs: *jobs, AllMoves: *allMoves != "", ProgressInterval: *progress}}.Solve()
+	tot, err := endgame.SolveFile{Path: files[0], First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Out: env.stdout, Progress: env.stderr, Run: run}.Solve()
 	if err != nil {
 		return usageIf(err)
 	}
-	if tot.Wrong > 0 && *sel > 0 {
+	if tot.Wrong > 0 && run.Selectivity > 0 {
 		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", tot.Wrong)
 		return nil
 	}
@@ -103,14 +80,4 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", tot.Wrong)}
 	}
 	return nil
-}
-
-// readProblems reads an .obf file of positions with their optional move scores; errors are
-// usage errors (exit status 2) naming the file.
-func readProblems(path string) ([]endgame.Problem, error) {
-	ps, err := endgame.ReadProblemFile(path)
-	if err != nil {
-		return nil, exitError{2, err}
-	}
-	return ps, nil
 }
