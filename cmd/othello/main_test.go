@@ -98,6 +98,8 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, "want depth 0-60, selectivity 0-5", "analyze", "-sel", "9", "f5"),
 		cl(2, `eval "nonsense"`, "analyze", "-eval", "nonsense", "f5"),
 		cl(2, "-threads 0: want 1 to 256", "analyze", "-threads", "0", "f5"),
+		cl(2, "-engine \"minimax\": want alphabeta or uct", "play", "-engine", "minimax"),
+		cl(2, "-uct \"playouts=x\"", "nboard", "-engine", "uct", "-uct", "playouts=x"),
 		cl(2, "-tt 1000000000: .* TiB of memory needed, but only .* available", "analyze", "-tt", "1000000000", "-depth", "1", "f5"),
 		cl(2, "want depth 1-30 and positions 1-12", "bench", "-positions", "13"),
 		cl(2, `unexpected argument "extra"`, "bench", "extra"),
