@@ -36,6 +36,8 @@ func cmdBench(env *cmdEnv, args []string) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the searches to this file (go tool pprof)")
 	maxFile := fs.Int("n", 100, "with -file: use at most this many positions")
 	moveTime := fs.Duration("movetime", 0, "with -file whose positions carry every move's exact score (solve -all-moves writes such files): search each position for this time a move with -sel and print the loss of the chosen moves against those scores (mean discs, worse moves, moves that lose a result)")
+	depthBy := fs.String("depth-by", "plies", "how children's depths are set: plies (each child one ply less) or deviation (by the child's deviation value among its siblings, docs/deviation.md)")
+	devCost := fs.String("dev-cost", "", "with -depth-by deviation: the cost table from this file (as othello devfit writes it) instead of the one stored with the weights")
 	loss := fs.Bool("loss", false, "also value every move of each position by a full-width search to the same depth and print each run's mean loss: the best move's value minus the chosen move's, in discs (what the selective cuts cost in move choice)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
@@ -66,6 +68,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 	}
 	base := search.Config{TTMiB: *ttMiB, Threads: *threads, NoMPC: *noMPC, NoPVS: *noPVS, NoPrevOrder: *noPrev, NoKiller: *noKiller, NoStaticCut: *noStatic, PVSHeight: *pvsHeight, TTHeight: *ttHeight, EvalOrderHeight: *orderHeight, MPCScreen: *screen}
 	ev.configure(&base)
+	if err := configureDepthBy(&base, *depthBy, *devCost); err != nil {
+		return err
+	}
 	// The engines of the variants and of -loss's reference are made one after the other.
 	if err := checkTableMemory(fmt.Sprintf("-tt %d", *ttMiB), engineTableBytes(base)); err != nil {
 		return err
