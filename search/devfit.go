@@ -364,10 +364,12 @@ func Minimize(f func(x []float64) float64, lo, hi []float64, o GAOptions, each f
 }
 
 // FitDevCost fits the cost table on refs: the table of least mean loss (DevAccuracy) of
-// searches of cfg with depth by deviation value within lim, found by Minimize with costs
-// within [lo, hi] plies. The first generation holds the flat table of one ply a child (the
-// plain search's heights) and base when not nil. each, when not nil, sees every generation.
-func FitDevCost(cfg Config, refs []DevRef, lim Limits, workers int, lo, hi float64, base *DevCost, o GAOptions, each func(GAStep)) (*DevCost, float64) {
+// searches of cfg with depth by deviation value, averaged over lims (node budgets: one
+// budget's loss on a few hundred positions is noisy enough for the fit to learn its noise),
+// found by Minimize with costs within [lo, hi] plies. The first generation holds the flat
+// table of one ply a child (the plain search's heights) and base when not nil. each, when
+// not nil, sees every generation.
+func FitDevCost(cfg Config, refs []DevRef, lims []Limits, workers int, lo, hi float64, base *DevCost, o GAOptions, each func(GAStep)) (*DevCost, float64) {
 	cfg.DepthByDeviation = true
 	lo, hi = math.Max(lo, devMinCost), math.Min(hi, devMaxCost)
 	los, his := make([]float64, DevPoints), make([]float64, DevPoints)
@@ -383,7 +385,11 @@ func FitDevCost(cfg Config, refs []DevRef, lim Limits, workers int, lo, hi float
 		c := &DevCost{}
 		copy(c.Cost[:], x)
 		cfg.DevCost = c
-		return DevAccuracy(cfg, refs, lim, workers).Loss
+		loss := 0.0
+		for _, lim := range lims {
+			loss += DevAccuracy(cfg, refs, lim, workers).Loss
+		}
+		return loss / float64(len(lims))
 	}
 	x, v := Minimize(f, los, his, o, each)
 	c := &DevCost{}

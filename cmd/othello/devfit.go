@@ -115,7 +115,7 @@ func devfitFit(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "devfit fit")
 	refsPath := fs.String("refs", "", "references (devfit refs) to fit on (required)")
 	span := fs.String("range", "", "fit on positions A..B-1 of the file, as A:B (default: all)")
-	budget := fs.Uint64("budget", 20000, "node budget of each search")
+	budgets := fs.String("budgets", "10000,20000,40000", "node budgets, comma-separated: the loss fitted is the mean over them")
 	sel := fs.Int("sel", 5, fmt.Sprintf("Multi-ProbCut level of the searches, 0-%d", search.MaxSelectivity))
 	pop := fs.Int("pop", 16, "individuals a generation")
 	gens := fs.Int("gens", 12, "generations")
@@ -133,9 +133,10 @@ func devfitFit(env *cmdEnv, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if *refsPath == "" || fs.NArg() != 0 || *budget < 1 || *pop < 4 || *gens < 0 || *concurrency < 1 || !(*lo >= 0.25 && *lo < *hi && *hi <= 4) {
+	bs, err := parseInts(*budgets, 1, 1<<40)
+	if *refsPath == "" || fs.NArg() != 0 || err != nil || len(bs) == 0 || *pop < 4 || *gens < 0 || *concurrency < 1 || !(*lo >= 0.25 && *lo < *hi && *hi <= 4) {
 		fs.Usage()
-		return exitError{2, fmt.Errorf("want -refs, no arguments, budget >= 1, pop >= 4, gens >= 0, concurrency >= 1, 0.25 <= lo < hi <= 4")}
+		return exitError{2, fmt.Errorf("want -refs, no arguments, budgets >= 1, pop >= 4, gens >= 0, concurrency >= 1, 0.25 <= lo < hi <= 4")}
 	}
 	if *sel < 0 || *sel > search.MaxSelectivity {
 		return exitError{2, fmt.Errorf("-sel %d: want 0-%d", *sel, search.MaxSelectivity)}
@@ -156,18 +157,24 @@ func devfitFit(env *cmdEnv, args []string) error {
 	}
 	cfg := search.Config{TTMiB: 4, SolverMiB: 1}
 	ev.configure(&cfg)
-	lim := search.Limits{Nodes: *budget, Selectivity: *sel}
-	plain := search.DevAccuracy(cfg, refs, lim, *concurrency)
-	fmt.Fprintf(env.stdout, "devfit fit: %d positions, %d nodes a search, level %d; plain search: loss %.3f +- %.3f discs, %d worse, depth %.2f\n",
-		len(refs), *budget, *sel, plain.Loss, plain.LossSE, plain.Worse, plain.Depth)
+	var lims []search.Limits
+	plainLoss := 0.0
+	fmt.Fprintf(env.stdout, "devfit fit: %d positions, level %d\n", len(refs), *sel)
+	for _, b := range bs {
+		lim := search.Limits{Nodes: uint64(b), Selectivity: *sel}
+		lims = append(lims, lim)
+		plain := search.DevAccuracy(cfg, refs, lim, *concurrency)
+		plainLoss += plain.Loss / float64(len(bs))
+		fmt.Fprintf(env.stdout, "plain search, %d nodes: loss %.3f +- %.3f discs, %d worse, depth %.2f\n", b, plain.Loss, plain.LossSE, plain.Worse, plain.Depth)
+	}
 	opts := search.GAOptions{Population: *pop, Generations: *gens, Seed: *seed}
-	cost, loss := search.FitDevCost(cfg, refs, lim, *concurrency, *lo, *hi, nil, opts, func(s search.GAStep) {
+	cost, loss := search.FitDevCost(cfg, refs, lims, *concurrency, *lo, *hi, nil, opts, func(s search.GAStep) {
 		c := search.DevCost{}
 		copy(c.Cost[:], s.Best)
 		fmt.Fprintf(env.stdout, "generation %2d  %4d evaluations  best loss %.3f  cost %s\n", s.Generation, s.Evaluations, s.Value, c.String())
 	})
 	cost.Eval = *evalName
-	fmt.Fprintf(env.stdout, "fitted: loss %.3f discs (plain %.3f), cost at d = 35..65: %s\n", loss, plain.Loss, cost.String())
+	fmt.Fprintf(env.stdout, "fitted: mean loss %.3f discs (plain %.3f), cost at d = 35..65: %s\n", loss, plainLoss, cost.String())
 	var text bytes.Buffer
 	if err := search.WriteDevCost(&text, cost); err != nil {
 		return err

@@ -31,8 +31,8 @@ func TestDevfitCommand(t *testing.T) {
 	}
 
 	cost := filepath.Join(dir, "dev.txt")
-	code, out, errOut = runCmd(t, "", "devfit", "fit", "-refs", refs, "-range", "0:4", "-budget", "2000", "-sel", "2", "-pop", "4", "-gens", "1", "-out", cost)
-	if code != 0 || !strings.Contains(out, "devfit fit: 4 positions, 2000 nodes a search, level 2; plain search: loss ") ||
+	code, out, errOut = runCmd(t, "", "devfit", "fit", "-refs", refs, "-range", "0:4", "-budgets", "2000,3000", "-sel", "2", "-pop", "4", "-gens", "1", "-out", cost)
+	if code != 0 || !strings.Contains(out, "devfit fit: 4 positions, level 2\nplain search, 2000 nodes: loss ") || !strings.Contains(out, "\nplain search, 3000 nodes: loss ") ||
 		len(regexp.MustCompile(`(?m)^generation +\d+ +\d+ evaluations +best loss \d+\.\d{3} +cost( \d\.\d\d){7}$`).FindAllString(out, -1)) != 2 {
 		t.Fatalf("fit: code %d, stderr %q\n%s", code, errOut, out)
 	}
@@ -66,6 +66,13 @@ func TestDevfitCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "as given") {
 		t.Fatalf("bench -depth-by deviation: code %d, stderr %q\n%s", code, errOut, out)
 	}
+	code, out, errOut = runCmd(t, "", "match", "-a", "depth=6,sel=2,dev=on", "-b", "depth=6,sel=2,dev=off", "-random", "1", "-no-progress")
+	if code != 0 || !strings.Contains(out, "2 games") {
+		t.Fatalf("match dev=on: code %d, stderr %q\n%s", code, errOut, out)
+	}
+	if code, _, errOut := runCmd(t, "", "match", "-a", "dev=maybe", "-random", "1", "-no-progress"); code != 2 || !strings.Contains(errOut, "dev=maybe") {
+		t.Errorf("match dev=maybe: code %d, stderr %q", code, errOut)
+	}
 	bad := filepath.Join(dir, "bad.txt")
 	if err := os.WriteFile(bad, []byte("cost 1 1 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -79,6 +86,7 @@ func TestDevfitCommand(t *testing.T) {
 		{"devfit", "fit"},
 		{"devfit", "fit", "-refs", refs, "-range", "3:99"},
 		{"devfit", "fit", "-refs", refs, "-lo", "3", "-hi", "2"},
+		{"devfit", "fit", "-refs", refs, "-budgets", ""},
 		{"devfit", "fit", "-refs", bad},
 		{"devfit", "measure", "-refs", refs, "-budgets", "x"},
 		{"devfit", "measure", "-refs", refs, "-cost", bad},
