@@ -159,7 +159,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -189,9 +189,12 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.NoWLDRefine = !on
 			case "solverhint":
 				sp.cfg.NoSolverHint = !on
+			case "dev":
+				// Depth by deviation value (docs/deviation.md), off unless dev=on.
+				sp.cfg.DepthByDeviation = on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, killer, staticcut, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, book)")
+			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, killer, staticcut, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, dev, book)")
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)

@@ -11,9 +11,11 @@
 // and a new high-quality evaluation function for Othello", 1997) cuts nodes whose deep value a
 // shallow search predicts with confidence, from per-stage, per-height linear regressions fitted
 // on real positions and stored with the weights. Near the end the Engine hands over to the
-// endgame.Solver, proving win/loss/draw first when time is short. Time control (fixed depth, time per
-// move, game clock with increment) sets a soft limit for starting iterations and a hard one
-// polled every few thousand nodes.
+// endgame.Solver, proving win/loss/draw first when time is short. Config.DepthByDeviation
+// (off by default, deviation.go, devfit.go, docs/deviation.md) sets each child's depth by its
+// deviation value among its siblings (Hondoh and Kotani, 2000), with a cost table fitted by a
+// genetic algorithm. Time control (fixed depth, time per move, game clock with increment) sets
+// a soft limit for starting iterations and a hard one polled every few thousand nodes.
 //
 // With Config.Threads above one, an Engine leads helper Engines, one per thread of its solver's
 // pool, that share its tables (lock-free, XOR-verified slots) and take the moves of nodes of

@@ -75,6 +75,12 @@ type Config struct {
 	SplitHeight int
 	// MPC holds the Multi-ProbCut regressions (nil: MPCFor(Eval), those stored with the weights).
 	MPC *MPCParams
+	// DepthByDeviation: nodes of height devMinHeight or more search each child to their
+	// height minus a cost in plies that depends on the child's deviation value among its
+	// siblings (deviation.go, docs/deviation.md); DevCost is the table (nil: DevCostFor(Eval),
+	// the one stored with the weights or the committed default).
+	DepthByDeviation bool
+	DevCost          *DevCost
 }
 
 // Engine holds all the state of one search: two Engines may search at the same time in one
@@ -106,6 +112,12 @@ type Engine struct {
 	// for the end of the game (height minus empties is the same all along a path, passes
 	// included, and check searches are shallower); false spares the other searches the test.
 	mayReachEnd bool
+
+	// dev is the cost table of depth by deviation value (nil: off), devHeight the lowest
+	// height of its nodes, devRem the fraction of a ply (1/devUnit) a node hands its child.
+	dev       *DevCost
+	devHeight int
+	devRem    int
 
 	// per-search state
 	b            board.Board
@@ -177,6 +189,18 @@ func NewEngine(cfg Config) *Engine {
 	if e.mpc == nil {
 		e.mpc = MPCFor(cfg.Eval)
 	}
+	if cfg.DepthByDeviation {
+		c := DevCostFor(cfg.Eval)
+		if cfg.DevCost != nil {
+			c = cfg.DevCost
+		}
+		// A copy within the bounds that keep every child's height positive and make every
+		// deviation node lower the fractional height (the search ends).
+		e.dev = &DevCost{Eval: c.Eval}
+		for i, v := range c.Cost {
+			e.dev.Cost[i] = min(max(v, devMinCost), devMaxCost)
+		}
+	}
 	e.newTeam()
 	return e
 }
@@ -191,6 +215,7 @@ func (e *Engine) configure(cfg Config) {
 	if cfg.EvalOrderHeight > 0 {
 		e.evalOrderHeight = cfg.EvalOrderHeight
 	}
+	e.devHeight = max(devMinHeight, e.evalOrderHeight)
 	e.endHandover = defaultEndHandover
 	if cfg.EndHandover != 0 {
 		e.endHandover = max(cfg.EndHandover, -1)
@@ -326,7 +351,7 @@ func (e *Engine) rootMoves(moves uint64) []rootMove {
 // best first and reports false when the search stopped before the first move was done.
 // Moves whose search was cut short by a stop keep their previous value.
 func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
-	e.mayReachEnd = height >= e.b.NumEmpties()
+	e.mayReachEnd = e.devReach(height) >= e.b.NumEmpties()
 	done := make([]bool, len(rm))
 	for i := range rm {
 		if i == 1 && e.searchRootParallel(rm, done, height, n) {

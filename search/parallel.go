@@ -98,21 +98,27 @@ func (sp *midSplit) work(e *Engine) {
 			sp.Mu.Unlock()
 			break
 		}
-		sq := sp.moves[sp.next].sq
+		m := sp.moves[sp.next]
 		sp.next++
 		a, beta := sp.alpha, sp.beta
 		sp.Mu.Unlock()
+		sq, ch, chRem := m.sq, sp.height-1, 0
+		if dh := int(m.dh); dh != 0 {
+			ch, chRem = dh>>devShift, dh&devMask
+		}
 		saved := e.b
 		e.b.Make(sq)
 		e.ply = ply + 1
 		var v int
+		e.devRem = chRem
 		if sp.pvsNull {
-			v = -e.alphaBeta(-a-1, -a, sp.height-1)
+			v = -e.alphaBeta(-a-1, -a, ch)
 			if v > a && v < beta && !e.stopped {
-				v = -e.alphaBeta(-beta, -a, sp.height-1)
+				e.devRem = chRem
+				v = -e.alphaBeta(-beta, -a, ch)
 			}
 		} else {
-			v = -e.alphaBeta(-beta, -a, sp.height-1)
+			v = -e.alphaBeta(-beta, -a, ch)
 		}
 		e.ply = ply
 		e.b = saved
@@ -143,7 +149,8 @@ func (sp *midSplit) work(e *Engine) {
 
 // trySplit hands list[i:n] of the node at e.b out to idle threads, searches its own share and
 // waits for the helpers. It returns false when no thread was idle (nothing was searched);
-// otherwise the node's best value and move, given the best so far.
+// otherwise the node's best value and move, given the best so far. The moves carry their
+// children's heights of depth by deviation value (orderedMove.dh) into the split's copy.
 func (e *Engine) trySplit(list []orderedMove, alpha, beta, height, best int, bestMove board.Square, pvs bool) (int, board.Square, bool) {
 	tm := e.team
 	if tm == nil || e.nSplits >= len(e.splits) || !tm.pool.HasIdle() {
@@ -184,6 +191,7 @@ func (e *Engine) newTeam() {
 		h.cur, h.prev = e.cur, e.prev
 		h.usePrev = e.usePrev
 		h.mpc = e.mpc
+		h.dev = e.dev
 		h.ctx = context.Background()
 		tm.members[i] = h
 	}

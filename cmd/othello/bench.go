@@ -33,6 +33,8 @@ func cmdBench(env *cmdEnv, args []string) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the searches to this file (go tool pprof)")
 	fs.IntVar(&o.FileLimit, "n", 100, "with -file: use at most this many positions")
 	moveTime := fs.Duration("movetime", 0, "with -file whose positions carry every move's exact score (solve -all-moves writes such files): search each position for this time a move with -sel and print the loss of the chosen moves against those scores (mean discs, worse moves, moves that lose a result)")
+	depthBy := fs.String("depth-by", "plies", "how children's depths are set: plies (each child one ply less) or deviation (by the child's deviation value among its siblings, docs/deviation.md)")
+	devCost := fs.String("dev-cost", "", "with -depth-by deviation: the cost table from this file (as othello devfit writes it) instead of the one stored with the weights")
 	loss := fs.Bool("loss", false, "also value every move of each position by a full-width search to the same depth and print each run's mean loss: the best move's value minus the chosen move's, in discs (what the selective cuts cost in move choice)")
 	setUsage(env, fs, "usage: othello bench [options]\n\nSearches a fixed set of midgame positions to a fixed depth on one thread and prints the\ntotal nodes (a signature that changes only when the search changes), time and nodes/s,\nand the process CPU time (steadier than the wall clock on a loaded machine).\nOptions:\n")
 	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
@@ -44,6 +46,9 @@ func cmdBench(env *cmdEnv, args []string) error {
 	// The engines of the variants and of -loss's reference are made one after the other.
 	ev, err := sf.configure(&base)
 	if err != nil {
+		return err
+	}
+	if err := configureDepthBy(&base, *depthBy, *devCost); err != nil {
 		return err
 	}
 	if *moveTime != 0 {

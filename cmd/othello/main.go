@@ -39,6 +39,7 @@ func commands() map[string]command {
 		"label":   {"make search-labelled training positions from game files", cmdLabel},
 		"match":   {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"mpcfit":  {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
+		"devfit":  {"fit and measure depth by deviation value (refs, fit, measure, store)", cmdDevfit},
 		"perft":   {"count leaves of the game tree (pass counted as a move)", cmdPerft},
 		"nboard":  {"speak the NBoard protocol (v2) on stdin/stdout, for the NBoard GUI", cmdNBoard},
 		"gtp":     {"speak GTP v2 on stdin/stdout, for GTP controllers", cmdGTP},
