@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/search"
 	"github.com/othellogo/othello/train"
 )
@@ -58,14 +57,11 @@ func devfitRefs(env *cmdEnv, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the choice of games and positions")
 	concurrency := fs.Int("concurrency", 1, "positions searched at the same time")
 	evalName := fs.String("eval", "default", evalFlagHelp)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello devfit refs -out FILE [options] GAMEFILES...\n\nPicks one position a game from the game files (.wtb, .txt, or directories of them) and\nvalues every move by a full-width search to -depth.\nOptions:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(env, fs, "usage: othello devfit refs -out FILE [options] GAMEFILES...\n\nPicks one position a game from the game files (.wtb, .txt, or directories of them) and\nvalues every move by a full-width search to -depth.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	lo, hi, err := parseRange(*empties)
+	lo, hi, err := search.ParseSpan(*empties)
 	if err != nil || lo < *depth+2 || hi > 58 {
 		return exitError{2, fmt.Errorf("-empties %q: want LO-HI with %d <= LO <= HI <= 58", *empties, *depth+2)}
 	}
@@ -108,7 +104,7 @@ func devfitRefs(env *cmdEnv, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "devfit refs: %d positions (%d-%d empties), every move at full width depth %d, written to %s\n", len(refs), lo, hi, *depth, *out)
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	return atomicfile.WriteFile(*out, buf.Bytes(), 0o644)
 }
 
 func devfitFit(env *cmdEnv, args []string) error {
@@ -126,14 +122,11 @@ func devfitFit(env *cmdEnv, args []string) error {
 	evalName := fs.String("eval", "default", evalFlagHelp)
 	out := fs.String("out", "", "write the fitted table here (default: stdout)")
 	store := fs.String("store", "", "also store the table in this weight file (section "+search.DevSection+")")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello devfit fit -refs FILE [options]\n\nFits the cost table of depth by deviation value: the table whose searches within the node\nbudget choose moves of least mean loss against the references.\nOptions:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(env, fs, "usage: othello devfit fit -refs FILE [options]\n\nFits the cost table of depth by deviation value: the table whose searches within the node\nbudget choose moves of least mean loss against the references.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	bs, err := parseInts(*budgets, 1, 1<<40)
+	bs, err := search.ParseInts(*budgets, 1, 1<<40)
 	if *refsPath == "" || fs.NArg() != 0 || err != nil || len(bs) == 0 || *pop < 4 || *gens < 0 || *concurrency < 1 || !(*lo >= 0.25 && *lo < *hi && *hi <= 4) {
 		fs.Usage()
 		return exitError{2, fmt.Errorf("want -refs, no arguments, budgets >= 1, pop >= 4, gens >= 0, concurrency >= 1, 0.25 <= lo < hi <= 4")}
@@ -147,9 +140,9 @@ func devfitFit(env *cmdEnv, args []string) error {
 	if err := checkWritable("-out", *out); err != nil {
 		return err
 	}
-	refs, err := readDevRefs(*refsPath, *span)
+	refs, err := search.ReadDevRefsFile(*refsPath, *span)
 	if err != nil {
-		return err
+		return exitError{2, err}
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
@@ -185,7 +178,7 @@ func devfitFit(env *cmdEnv, args []string) error {
 		}
 	}
 	if *out != "" {
-		return os.WriteFile(*out, text.Bytes(), 0o644)
+		return atomicfile.WriteFile(*out, text.Bytes(), 0o644)
 	}
 	_, err = env.stdout.Write(text.Bytes())
 	return err
@@ -201,10 +194,7 @@ func devfitMeasure(env *cmdEnv, args []string) error {
 	costFile := fs.String("cost", "", "the cost table from this file instead of the one stored with the weights")
 	concurrency := fs.Int("concurrency", 1, "positions searched at the same time")
 	evalName := fs.String("eval", "default", evalFlagHelp)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: othello devfit measure -refs FILE [options]\n\nPrints, for each node budget and depth, the mean loss of the chosen moves against the\nreferences (with its standard error), the moves worse than the best, and the mean nodes and\ndepth, with and without depth by deviation value, and the paired difference of the losses.\nOptions:\n")
-		fs.PrintDefaults()
-	}
+	setUsage(env, fs, "usage: othello devfit measure -refs FILE [options]\n\nPrints, for each node budget and depth, the mean loss of the chosen moves against the\nreferences (with its standard error), the moves worse than the best, and the mean nodes and\ndepth, with and without depth by deviation value, and the paired difference of the losses.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -215,17 +205,17 @@ func devfitMeasure(env *cmdEnv, args []string) error {
 	if *sel < 0 || *sel > search.MaxSelectivity {
 		return exitError{2, fmt.Errorf("-sel %d: want 0-%d", *sel, search.MaxSelectivity)}
 	}
-	bs, err := parseInts(*budgets, 1, 1<<40)
+	bs, err := search.ParseInts(*budgets, 1, 1<<40)
 	if err != nil {
 		return exitError{2, fmt.Errorf("-budgets: %v", err)}
 	}
-	ds, err := parseInts(*depths, 1, 30)
+	ds, err := search.ParseInts(*depths, 1, 30)
 	if err != nil {
 		return exitError{2, fmt.Errorf("-depths: %v", err)}
 	}
-	refs, err := readDevRefs(*refsPath, *span)
+	refs, err := search.ReadDevRefsFile(*refsPath, *span)
 	if err != nil {
-		return err
+		return exitError{2, err}
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
@@ -242,7 +232,6 @@ func devfitMeasure(env *cmdEnv, args []string) error {
 		shown = search.DevCostFor(dev.Eval)
 	}
 	fmt.Fprintf(env.stdout, "devfit measure: %d positions, level %d, cost at d = 35..65: %s\n", len(refs), *sel, shown.String())
-	fmt.Fprintf(env.stdout, "%-14s %-38s %-38s %s\n", "limit", "plain: loss+-SE worse nodes depth", "deviation: loss+-SE worse nodes depth", "paired loss diff+-SE, nodes ratio")
 	var lims []search.Limits
 	var names []string
 	for _, b := range bs {
@@ -253,19 +242,7 @@ func devfitMeasure(env *cmdEnv, args []string) error {
 		lims = append(lims, search.Limits{Depth: d, Selectivity: *sel})
 		names = append(names, fmt.Sprintf("depth %d", d))
 	}
-	for k, lim := range lims {
-		a := search.DevAccuracy(plain, refs, lim, *concurrency)
-		b := search.DevAccuracy(dev, refs, lim, *concurrency)
-		diff := make([]float64, len(refs))
-		for i := range diff {
-			diff[i] = b.Losses[i] - a.Losses[i]
-		}
-		dm, dse := search.MeanSE(diff)
-		col := func(r search.DevEval) string {
-			return fmt.Sprintf("%.3f+-%.3f %3d %9.0f %5.2f", r.Loss, r.LossSE, r.Worse, r.Nodes, r.Depth)
-		}
-		fmt.Fprintf(env.stdout, "%-14s %-38s %-38s %+.3f+-%.3f  x%.2f\n", names[k], col(a), col(b), dm, dse, b.Nodes/a.Nodes)
-	}
+	search.DevMeasure(env.stdout, plain, dev, refs, lims, names, *concurrency)
 	return nil
 }
 
@@ -310,68 +287,10 @@ func configureDepthBy(cfg *search.Config, mode, costFile string) error {
 	if costFile == "" {
 		return nil
 	}
-	data, err := os.ReadFile(costFile)
+	c, err := search.ReadDevCostFile(costFile)
 	if err != nil {
 		return exitError{2, err}
 	}
-	c, err := search.ParseDevCost(bytes.NewReader(data))
-	if err != nil {
-		return exitError{2, fmt.Errorf("%s: %v", costFile, err)}
-	}
 	cfg.DevCost = c
 	return nil
-}
-
-// readDevRefs reads the references of path, positions A..B-1 when span is "A:B".
-func readDevRefs(path, span string) ([]search.DevRef, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, exitError{2, err}
-	}
-	defer f.Close()
-	refs, err := search.ReadDevRefs(f)
-	if err != nil {
-		return nil, exitError{2, fmt.Errorf("%s: %v", path, err)}
-	}
-	if span != "" {
-		a, b, ok := strings.Cut(span, ":")
-		i, err1 := strconv.Atoi(a)
-		j, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || i < 0 || j <= i || j > len(refs) {
-			return nil, exitError{2, fmt.Errorf("-range %q: want A:B with 0 <= A < B <= %d", span, len(refs))}
-		}
-		refs = refs[i:j]
-	}
-	if len(refs) == 0 {
-		return nil, exitError{2, fmt.Errorf("%s: no references", path)}
-	}
-	return refs, nil
-}
-
-// parseRange reads "LO-HI".
-func parseRange(s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, "-")
-	lo, err1 := strconv.Atoi(a)
-	hi, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || lo > hi {
-		return 0, 0, fmt.Errorf("want LO-HI")
-	}
-	return lo, hi, nil
-}
-
-// parseInts reads a comma-separated list of integers within [lo, hi] ("" is none).
-func parseInts(s string, lo, hi int) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		v, err := strconv.Atoi(f)
-		if err != nil || v < lo || v > hi {
-			return nil, fmt.Errorf("%q: want integers %d-%d", f, lo, hi)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
