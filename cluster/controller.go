@@ -46,8 +46,9 @@ func (s Split) String() string {
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
 	Split Split
-	// PVDepth is the number of plies of the principal variation that are split (0: 4). A
-	// node on it is split only while its moves leave at least TaskEmpties empties.
+	// PVDepth is the number of plies of the principal variation that are split (0: 3;
+	// see docs/distributed.md for 2 to 4). A node on it is split only while its moves leave
+	// at least TaskEmpties empties.
 	PVDepth     int
 	TaskEmpties int // 0: 16
 	// Strict waits, as the paper's PVSplit does, until a node of the principal variation is
@@ -56,8 +57,12 @@ type ControllerOptions struct {
 	// value it predicts for every node above it, and tested again in the rare case that the
 	// prediction fails: the workers do not wait at each level.
 	Strict bool
+	// NoAspiration solves with the caller's window at once instead of narrow windows first
+	// (measurement).
+	NoAspiration bool
 	// Eval orders the moves of the nodes the controller splits (nil: mobility);
-	// OrderDepth is the depth of that search (0: 4).
+	// OrderDepth is the depth of that search (0: 6; on FFO #40-#44 with one worker, depth 4
+	// instead costs 21% more nodes: more first moves that are not the best).
 	Eval       *eval.Evaluator
 	OrderDepth int
 	// Wait is how long one read of results blocks (0: 200 ms).
@@ -67,8 +72,9 @@ type ControllerOptions struct {
 	// Stall, when positive, makes Solve fail when no result has come for this long while
 	// tasks are out (no worker running).
 	Stall time.Duration
-	// Logf, when set, gets a line per queue failure and per stall.
-	Logf func(format string, args ...any)
+	// Logf, when set, gets a line per queue failure and per stall; Debugf a line per window
+	// and per result.
+	Logf, Debugf func(format string, args ...any)
 }
 
 // Controller is the paper's Controller: it splits a position into tasks, hands them to the
@@ -81,13 +87,13 @@ type Controller struct {
 // NewController returns a controller on q.
 func NewController(q Queue, opt ControllerOptions) *Controller {
 	if opt.PVDepth <= 0 {
-		opt.PVDepth = 4
+		opt.PVDepth = 3
 	}
 	if opt.TaskEmpties <= 0 {
 		opt.TaskEmpties = 16
 	}
 	if opt.OrderDepth <= 0 {
-		opt.OrderDepth = 4
+		opt.OrderDepth = 6
 	}
 	if opt.Wait <= 0 {
 		opt.Wait = 200 * time.Millisecond
@@ -112,15 +118,19 @@ type Outcome struct {
 
 // Stats count a solve's tasks and sum the workers' times, for the paper's overheads.
 type Stats struct {
-	Wall       time.Duration
-	Tasks      int // tasks handed out
-	Results    int // results used (duplicates and withdrawn tasks not counted)
-	Withdrawn  int // tasks withdrawn by the controller
-	Duplicates int // results of tasks solved twice (a worker was thought dead)
-	Reclaimed  int // results of tasks taken over from a worker that stopped answering
-	FromTable  int // tasks the global table answered without search
-	Workers    int // distinct workers that answered
-	Nodes      uint64
+	Wall      time.Duration
+	Tasks     int // tasks handed out
+	Results   int // results used (duplicates and withdrawn tasks not counted)
+	Withdrawn int // tasks withdrawn by the controller
+	// WithdrawnNodes counts the nodes of withdrawn tasks (in Nodes too): the work that
+	// speculation and changed windows wasted.
+	WithdrawnNodes uint64
+	Windows        int // aspiration windows
+	Duplicates     int // results of tasks solved twice (a worker was thought dead)
+	Reclaimed      int // results of tasks taken over from a worker that stopped answering
+	FromTable      int // tasks the global table answered without search
+	Workers        int // distinct workers that answered
+	Nodes          uint64
 	// The workers' times, summed: solving (with the probes), waiting for global table
 	// probes, fetching tasks that were waiting, posting results (CO), and blocked with no
 	// task (part of SY).
@@ -136,6 +146,8 @@ func (s *Stats) Add(t Stats) {
 	s.Tasks += t.Tasks
 	s.Results += t.Results
 	s.Withdrawn += t.Withdrawn
+	s.WithdrawnNodes += t.WithdrawnNodes
+	s.Windows += t.Windows
 	s.Duplicates += t.Duplicates
 	s.Reclaimed += t.Reclaimed
 	s.FromTable += t.FromTable
@@ -156,26 +168,27 @@ func (s *Stats) Add(t Stats) {
 func (s Stats) Comm() time.Duration { return s.Probe + s.Fetch + s.Post }
 
 // node is a position of the controller's tree: the root, the nodes of the principal
-// variation it splits (internal: kids) and their moves (leaves: solved by tasks). lo and hi
-// bound its exact value from the side to move's view.
+// variation it splits (inner nodes: kids, their best first) and their other moves (leaves,
+// solved by tasks). lo and hi bound its exact value from the side to move's view: the
+// bounds its own tasks proved (dlo, dhi) met with those its moves give.
 type node struct {
-	p, o   uint64
-	move   board.Square // the move from the parent (board.NoSquare: a pass)
-	parent *node
-	kids   []*node
-	lo, hi int
-	known  bool   // a task has answered (leaves)
-	task   *task  // the task out for it (leaves)
-	pv     []int  // a full-window result's principal variation (leaves)
-	end    bool   // the game is over here
-	empty  uint64 // its empty squares
+	p, o     uint64
+	move     board.Square // the move from the parent (board.NoSquare: a pass)
+	parent   *node
+	kids     []*node
+	lo, hi   int
+	dlo, dhi int
+	known    bool   // a task of its own has answered
+	task     *task  // its task out
+	pv       []int  // a full-window result's principal variation
+	empty    uint64 // its empty squares
 }
 
 type task struct {
 	id          int
 	n           *node
 	alpha, beta int
-	needed      bool // seen by the last scheduling pass
+	needed      bool // marked by the last scheduling pass
 	withdrawn   bool
 	done        bool
 }
@@ -190,6 +203,15 @@ type solve struct {
 	pending []*task // made by the scheduling pass, to hand out
 	workers map[string]bool
 	st      Stats
+}
+
+func newNode(p, o uint64, move board.Square, parent *node) *node {
+	n := &node{p: p, o: o, move: move, parent: parent, lo: -64, hi: 64, dlo: -64, dhi: 64, empty: ^(p | o)}
+	if board.LegalMoves(p, o) == 0 && board.LegalMoves(o, p) == 0 {
+		n.dlo = board.DiscDiff(p, o)
+		n.dhi, n.lo, n.hi, n.known = n.dlo, n.dlo, n.dlo, true
+	}
+	return n
 }
 
 // Solve returns the score of p to move against o within (alpha, beta), fail-soft; with
@@ -210,9 +232,9 @@ func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (O
 	if alpha >= beta {
 		alpha = beta - 1
 	}
-	root := &node{p: p, o: o, move: board.NoSquare, lo: -64, hi: 64}
+	root := newNode(p, o, board.NoSquare, nil)
 	s.expand(root, 0)
-	err := s.run(root, alpha, beta)
+	score, err := s.aspiration(root, alpha, beta)
 	fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	if ferr := c.q.Finish(fctx, s.job); ferr != nil && err == nil {
 		c.logf("%v", ferr)
@@ -224,12 +246,91 @@ func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (O
 	if err != nil {
 		return out, err
 	}
-	out.Score = root.lo
-	if root.hi <= alpha {
-		out.Score = root.hi
+	out.Score = score
+	if root.lo == root.hi {
+		out.Move, out.PV = bestLine(root)
 	}
-	out.Move, out.PV = bestLine(root)
 	return out, nil
+}
+
+// aspiration solves the root with narrow windows first, as the solver does at its root
+// (endgame.Solver.Solve): close to null windows, every task is nearer a proof, and a first
+// move that the controller's shallow ordering got wrong costs little. The first guess is
+// the value that the end of the principal variation, solved exactly first (PVSplit's first
+// step), predicts; a window that fails moves towards the score, twice as far each time it
+// fails on the same side again. After each window the move that proved best at each node
+// of the principal variation becomes its first. The tree's bounds carry over from one
+// window to the next. It returns the fail-soft value for (alpha, beta).
+func (s *solve) aspiration(root *node, alpha, beta int) (int, error) {
+	if s.c.opt.NoAspiration || beta-alpha <= 2 || bits.OnesCount64(root.empty) < 12 {
+		err := s.run(root, alpha, beta)
+		return root.value(alpha, beta), err
+	}
+	leaf := root
+	for len(leaf.kids) > 0 {
+		leaf = leaf.kids[0]
+	}
+	if !leaf.known {
+		s.st.Windows++
+		s.c.debugf("principal variation's end, full window")
+		err := s.loop(func() {
+			if leaf.task != nil {
+				leaf.task.needed = true
+			} else if !leaf.known {
+				s.newTask(leaf, -65, 65)
+			}
+		}, func() bool { return leaf.known })
+		if err != nil {
+			return 0, err
+		}
+	}
+	guess := 0
+	if e, ok := root.expected(); ok {
+		guess = e
+	}
+	guess = min(max(guess, alpha+1), beta-1)
+	lo, hi := max(alpha, guess-1), min(beta, guess+1)
+	step, side := 2, 0
+	for {
+		if err := s.run(root, lo, hi); err != nil {
+			return 0, err
+		}
+		v := root.value(lo, hi)
+		if (v > lo && v < hi) || v <= alpha || v >= beta || root.lo == root.hi {
+			return root.value(alpha, beta), nil
+		}
+		s.reroot(root)
+		if v <= lo {
+			if side == -1 {
+				step *= 2
+			}
+			side = -1
+			lo, hi = max(alpha, min(v, root.hi)-step-1), min(beta, v+1)
+		} else {
+			if side == 1 {
+				step *= 2
+			}
+			side = 1
+			lo, hi = max(alpha, v-1), min(beta, max(v, root.lo)+step+1)
+		}
+	}
+}
+
+// value is the fail-soft value of a node settled for (alpha, beta).
+func (n *node) value(alpha, beta int) int {
+	switch {
+	case n.lo >= beta || n.lo == n.hi:
+		return n.lo
+	case n.hi <= alpha:
+		return n.hi
+	}
+	return n.lo
+}
+
+func (c *Controller) debugf(format string, args ...any) {
+	if c.opt.Debugf != nil {
+		c.opt.Debugf(format, args...)
+	}
 }
 
 func (c *Controller) logf(format string, args ...any) {
@@ -241,16 +342,11 @@ func (c *Controller) logf(format string, args ...any) {
 // expand gives n its moves, best first; the first is expanded in turn while PVSplit goes
 // deeper.
 func (s *solve) expand(n *node, ply int) {
-	n.empty = ^(n.p | n.o)
-	moves := board.LegalMoves(n.p, n.o)
-	if moves == 0 {
-		if board.LegalMoves(n.o, n.p) == 0 {
-			n.end, n.known = true, true
-			n.lo = board.DiscDiff(n.p, n.o)
-			n.hi = n.lo
-			return
-		}
-		kid := &node{p: n.o, o: n.p, move: board.NoSquare, parent: n, lo: -64, hi: 64}
+	if board.LegalMoves(n.p, n.o)|board.LegalMoves(n.o, n.p) == 0 {
+		return // the game is over
+	}
+	if board.LegalMoves(n.p, n.o) == 0 {
+		kid := newNode(n.o, n.p, board.NoSquare, n)
 		n.kids = []*node{kid}
 		s.expand(kid, ply)
 		n.update()
@@ -258,48 +354,85 @@ func (s *solve) expand(n *node, ply int) {
 	}
 	for _, sq := range orderMoves(s.c.opt.Eval, n.p, n.o, s.c.opt.OrderDepth) {
 		f := board.Flips(n.p, n.o, sq)
-		kid := &node{p: n.o ^ f, o: n.p | f | 1<<uint(sq), move: sq, parent: n, lo: -64, hi: 64}
-		kid.empty = ^(kid.p | kid.o)
-		n.kids = append(n.kids, kid)
+		n.kids = append(n.kids, newNode(n.o^f, n.p|f|1<<uint(sq), sq, n))
 	}
-	first := n.kids[0]
-	if s.c.opt.Split == PVSplit && ply+1 < s.c.opt.PVDepth && bits.OnesCount64(first.empty)-1 >= s.c.opt.TaskEmpties {
-		s.expand(first, ply+1)
-	}
+	s.deepen(n, ply)
 	n.update()
 }
 
-// update recomputes an inner node's bounds from its moves'.
+// deepen expands n's first move when PVSplit splits the principal variation that deep.
+func (s *solve) deepen(n *node, ply int) {
+	first := n.kids[0]
+	if len(first.kids) == 0 && s.c.opt.Split == PVSplit && ply+1 < s.c.opt.PVDepth && bits.OnesCount64(first.empty)-1 >= s.c.opt.TaskEmpties {
+		s.expand(first, ply+1)
+	}
+}
+
+// reroot makes the move with the best proven value the first at each node of the principal
+// variation, where the windows so far found one better than the first, and expands it: the
+// next window's principal variation is the one the tasks found.
+func (s *solve) reroot(root *node) {
+	n, ply := root, 0
+	for len(n.kids) > 0 {
+		best := 0
+		for i, k := range n.kids {
+			if -k.hi > -n.kids[best].hi {
+				best = i
+			}
+		}
+		if best > 0 {
+			k := n.kids[best]
+			copy(n.kids[1:best+1], n.kids[:best])
+			n.kids[0] = k
+			s.c.debugf("ply %d: %v first", ply, k.move)
+			s.deepen(n, ply)
+		}
+		n = n.kids[0]
+		if n.move != board.NoSquare {
+			ply++
+		}
+	}
+}
+
+func (n *node) ply() int {
+	d := 0
+	for p := n.parent; p != nil; p = p.parent {
+		d++
+	}
+	return d
+}
+
+// update recomputes a node's bounds from its own and its moves'.
 func (n *node) update() {
+	n.lo, n.hi = n.dlo, n.dhi
 	if len(n.kids) == 0 {
 		return
 	}
-	n.lo, n.hi = -65, -65
+	lo, hi := -65, -65
 	for _, k := range n.kids {
-		n.lo, n.hi = max(n.lo, -k.hi), max(n.hi, -k.lo)
+		lo, hi = max(lo, -k.hi), max(hi, -k.lo)
 	}
+	n.lo, n.hi = max(n.lo, lo), min(n.hi, hi)
 }
 
 // settled reports whether n's bounds decide its fail-soft value for the window.
 func (n *node) settled(alpha, beta int) bool { return n.lo >= beta || n.hi <= alpha || n.lo == n.hi }
 
 // expected is the value n will have if the tests still to come confirm what the answered
-// tasks predict; false until the principal variation's first task has answered.
+// tasks predict; false until the principal variation's end has answered.
 func (n *node) expected() (int, bool) {
-	if len(n.kids) == 0 {
-		if !n.known {
-			return 0, false
+	if len(n.kids) > 0 {
+		if e, ok := n.kids[0].expected(); ok {
+			return min(max(-e, n.lo), n.hi), true
 		}
-		if n.lo > -64 {
-			return n.lo, true
-		}
-		return n.hi, true
 	}
-	e, ok := n.kids[0].expected()
-	if !ok {
+	if !n.known {
 		return 0, false
 	}
-	return max(-e, n.lo), true
+	if n.lo > -64 {
+		return n.lo, true
+	}
+	return n.hi, true
 }
 
 // schedule makes the tasks that n needs for the window (alpha, beta) and marks those
@@ -344,14 +477,20 @@ func (s *solve) schedule(n *node, alpha, beta int) {
 		}
 		sib = max(a, -e)
 	}
+	// The move that failed high with the highest bound gets the window up to beta, as the
+	// re-search of principal variation search; the others are tested against its bound.
+	var best *node
 	for _, k := range n.kids[1:] {
-		if -k.lo <= sib {
-			continue
+		if -k.hi >= sib && -k.hi > -64 && (best == nil || k.hi < best.hi) {
+			best = k
 		}
-		if -k.hi >= sib && k.known {
-			// It failed high at this level before: its exact value, with the full window.
+	}
+	for _, k := range n.kids[1:] {
+		switch {
+		case -k.lo <= sib:
+		case k == best:
 			s.schedule(k, -beta, -sib)
-		} else {
+		default:
 			s.schedule(k, -sib-1, -sib)
 		}
 	}
@@ -366,12 +505,19 @@ func (s *solve) newTask(n *node, alpha, beta int) {
 
 // run hands out tasks and takes results until the root is settled.
 func (s *solve) run(root *node, alpha, beta int) error {
-	if err := s.step(root, alpha, beta); err != nil {
+	s.st.Windows++
+	s.c.debugf("window (%d,%d)", alpha, beta)
+	return s.loop(func() { s.schedule(root, alpha, beta) }, func() bool { return root.settled(alpha, beta) })
+}
+
+// loop hands out the tasks that sched makes and takes results until done.
+func (s *solve) loop(sched func(), done func() bool) error {
+	if err := s.step(sched); err != nil {
 		return err
 	}
 	var failing time.Time
 	last := time.Now()
-	for !root.settled(alpha, beta) {
+	for !done() {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
@@ -401,21 +547,27 @@ func (s *solve) run(root *node, alpha, beta int) error {
 		for _, r := range rs {
 			s.take(r)
 		}
-		if err := s.step(root, alpha, beta); err != nil {
+		if done() {
+			// The tasks still out stay out: the next window may want their answers
+			// (after a fail-high at the root, most of them), and its first scheduling
+			// pass withdraws those it does not.
+			break
+		}
+		if err := s.step(sched); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// step schedules from the root, hands out the new tasks, biggest first, and withdraws the
-// tasks out that are no longer needed.
-func (s *solve) step(root *node, alpha, beta int) error {
+// step runs the scheduling pass sched, hands out the new tasks, biggest first, and
+// withdraws the tasks out that the pass did not mark needed.
+func (s *solve) step(sched func()) error {
 	for _, t := range s.out {
 		t.needed = false
 	}
 	s.pending = s.pending[:0]
-	s.schedule(root, alpha, beta)
+	sched()
 	var withdraw []int
 	keep := s.out[:0]
 	for _, t := range s.out {
@@ -428,6 +580,9 @@ func (s *solve) step(root *node, alpha, beta int) error {
 		withdraw = append(withdraw, t.id)
 	}
 	s.out = keep
+	if len(withdraw) > 0 || len(s.pending) > 0 {
+		s.c.debugf("withdraw %v, hand out %d", withdraw, len(s.pending))
+	}
 	sort.SliceStable(s.pending, func(i, j int) bool {
 		return bits.OnesCount64(s.pending[i].n.empty) > bits.OnesCount64(s.pending[j].n.empty)
 	})
@@ -495,6 +650,10 @@ func (s *solve) take(r Result) {
 			break
 		}
 	}
+	if t.withdrawn {
+		s.st.WithdrawnNodes += r.Nodes
+	}
+	s.c.debugf("result %d (%d,%d) ply %d from %s: %d, %d nodes%s", t.id, t.alpha, t.beta, t.n.ply(), r.Worker, r.Score, r.Nodes, note(r))
 	if r.Cancelled {
 		return
 	}
@@ -503,14 +662,14 @@ func (s *solve) take(r Result) {
 	n.known = true
 	switch {
 	case r.Score <= t.alpha:
-		n.hi = min(n.hi, r.Score)
+		n.dhi = min(n.dhi, r.Score)
 	case r.Score >= t.beta:
-		n.lo = max(n.lo, r.Score)
+		n.dlo = max(n.dlo, r.Score)
 	default:
-		n.lo, n.hi = r.Score, r.Score
+		n.dlo, n.dhi = r.Score, r.Score
 		n.pv = r.PV
 	}
-	for p := n.parent; p != nil; p = p.parent {
+	for p := n; p != nil; p = p.parent {
 		p.update()
 	}
 }
@@ -533,7 +692,7 @@ func bestLine(root *node) (board.Square, []board.Square) {
 		pv = append(pv, best.move)
 		n = best
 	}
-	if len(n.kids) == 0 && n.lo == n.hi {
+	if n.dlo == n.dhi && n.dlo == n.lo {
 		for _, sq := range n.pv {
 			pv = append(pv, board.Square(sq))
 		}
