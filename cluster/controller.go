@@ -136,8 +136,9 @@ type Stats struct {
 	// task (part of SY).
 	Search, Probe, Fetch, Post, Idle time.Duration
 	Probes, Hits                     uint64
-	// Queue is the controller's own time in queue calls other than waiting for results.
-	Queue time.Duration
+	// Split is the controller's time making tasks (ordering moves, scheduling) and Queue
+	// its time in queue calls other than waiting for results: the paper's T_split.
+	Split, Queue time.Duration
 }
 
 // Add adds the counts of t to s (totals over positions).
@@ -161,11 +162,15 @@ func (s *Stats) Add(t Stats) {
 	s.Probes += t.Probes
 	s.Hits += t.Hits
 	s.Queue += t.Queue
+	s.Split += t.Split
 }
 
-// Comm is the communication time of the paper's CO: the workers' time in the table's probes
-// and in the round trips between two tasks.
-func (s Stats) Comm() time.Duration { return s.Probe + s.Fetch + s.Post }
+// WorkerComm is the workers' part of the paper's communication time, summed over the
+// workers: waiting for global table probes (T_TM) and for the round trips between two tasks.
+func (s Stats) WorkerComm() time.Duration { return s.Probe + s.Fetch + s.Post }
+
+// ControllerComm is the controller's part (T_split): making tasks and handing them out.
+func (s Stats) ControllerComm() time.Duration { return s.Split + s.Queue }
 
 // node is a position of the controller's tree: the root, the nodes of the principal
 // variation it splits (inner nodes: kids, their best first) and their other moves (leaves,
@@ -233,7 +238,9 @@ func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (O
 		alpha = beta - 1
 	}
 	root := newNode(p, o, board.NoSquare, nil)
+	t0 := time.Now()
 	s.expand(root, 0)
+	s.st.Split += time.Since(t0)
 	score, err := s.aspiration(root, alpha, beta)
 	fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	if ferr := c.q.Finish(fctx, s.job); ferr != nil && err == nil {
@@ -299,7 +306,9 @@ func (s *solve) aspiration(root *node, alpha, beta int) (int, error) {
 		if (v > lo && v < hi) || v <= alpha || v >= beta || root.lo == root.hi {
 			return root.value(alpha, beta), nil
 		}
+		t0 := time.Now()
 		s.reroot(root)
+		s.st.Split += time.Since(t0)
 		if v <= lo {
 			if side == -1 {
 				step *= 2
@@ -567,7 +576,9 @@ func (s *solve) step(sched func()) error {
 		t.needed = false
 	}
 	s.pending = s.pending[:0]
+	t0 := time.Now()
 	sched()
+	s.st.Split += time.Since(t0)
 	var withdraw []int
 	keep := s.out[:0]
 	for _, t := range s.out {

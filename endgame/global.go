@@ -29,7 +29,7 @@ type GlobalEntry struct {
 
 // defaultGlobalEmpties: below this many empties a subtree costs less than a round trip to a
 // table on another machine (see docs/distributed.md).
-const defaultGlobalEmpties = 16
+const defaultGlobalEmpties = 18
 
 // globalMin is the fewest empties at which the global table is asked.
 func (s *Solver) globalMin() int {

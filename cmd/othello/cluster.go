@@ -24,7 +24,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	threads := fs.Int("threads", 1, "threads that search each task")
 	hashMiB := fs.Int("hash", 256, "local transposition table, MiB")
 	noGlobal := fs.Bool("no-global", false, "measurement: no global table, only the local one")
-	globalEmpties := fs.Int("global-empties", 0, "fewest empties at which the global table is asked (0: the solver's default)")
+	globalEmpties := fs.Int("global-empties", 18, "fewest empties at which the global table is asked (20 or more over a network: see docs/distributed.md)")
 	delay := fs.Duration("delay", 0, "measurement: added to every Redis round trip (simulated network latency, e.g. 0.5ms)")
 	visibility := fs.Duration("visibility", 10*time.Second, "a task not extended for this long goes to another worker (same on every process)")
 	giveUp := fs.Duration("give-up", 30*time.Second, "exit when Redis has failed for this long without a break")
@@ -206,8 +206,8 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s, %.1f Mn/s, %d wrong\n", len(selected), tot.Nodes, sec, float64(tot.Nodes)/sec/1e6, wrong)
 	fmt.Fprintf(env.stdout, "tasks: %d in %d windows (%d withdrawn with %d nodes, %d taken over from silent workers, %d solved twice, %d answered by the global table); workers %.3f s solving\n",
 		tot.Tasks, tot.Windows, tot.Withdrawn, tot.WithdrawnNodes, tot.Reclaimed, tot.Duplicates, tot.FromTable, tot.Search.Seconds())
-	fmt.Fprintf(env.stdout, "communication: %.3f s in %d global probes (%d hits), %.3f s fetching tasks, %.3f s posting results, %.3f s controller queue calls; %.3f s blocked waiting for tasks\n",
-		tot.Probe.Seconds(), tot.Probes, tot.Hits, tot.Fetch.Seconds(), tot.Post.Seconds(), tot.Queue.Seconds(), tot.Idle.Seconds())
+	fmt.Fprintf(env.stdout, "communication: %.3f s in %d global probes (%d hits), %.3f s fetching tasks, %.3f s posting results, controller %.3f s making tasks and %.3f s in queue calls; %.3f s blocked waiting for tasks\n",
+		tot.Probe.Seconds(), tot.Probes, tot.Hits, tot.Fetch.Seconds(), tot.Post.Seconds(), tot.Split.Seconds(), tot.Queue.Seconds(), tot.Idle.Seconds())
 	if baseline != nil && baseTime > 0 {
 		n := *nWorkers
 		if n <= 0 {
@@ -226,7 +226,8 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 // overhead is the paper's decomposition of the time overhead: TO = T_N / (T_1/N) - 1,
 // SO = S_N / S_1 - 1, CO = communication time over the ideal time, SY = TO - CO - SO. The
 // communication time is the workers' summed time in Redis calls divided by N (the
-// per-worker mean), so that the four add up.
+// per-worker mean, so that the four add up) plus the controller's time making and handing
+// out tasks.
 type overhead struct{ speedup, to, so, co, sy float64 }
 
 func overheads(st cluster.Stats, baseNodes uint64, baseTime time.Duration, n int) overhead {
@@ -235,7 +236,7 @@ func overheads(st cluster.Stats, baseNodes uint64, baseTime time.Duration, n int
 	o.speedup = baseTime.Seconds() / st.Wall.Seconds()
 	o.to = st.Wall.Seconds()/ideal - 1
 	o.so = float64(st.Nodes)/float64(baseNodes) - 1
-	o.co = st.Comm().Seconds() / float64(n) / ideal
+	o.co = (st.WorkerComm().Seconds()/float64(n) + st.ControllerComm().Seconds()) / ideal
 	o.sy = o.to - o.co - o.so
 	return o
 }
