@@ -60,6 +60,7 @@ func startWorkerProcess(t *testing.T, addr, name, delay string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "CLUSTER_TEST_WORKER="+addr, "CLUSTER_TEST_NAME="+name, "CLUSTER_TEST_DELAY="+delay)
 	cmd.Stderr = os.Stderr
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

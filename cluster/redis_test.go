@@ -52,6 +52,7 @@ func (r *redisServer) start(t testing.TB) {
 	}
 	defer logf.Close()
 	r.cmd.Stdout, r.cmd.Stderr = logf, logf
+	dieWithParent(r.cmd)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatalf("redis-server: %v", err)
 	}

@@ -20,7 +20,7 @@ type testCluster struct {
 	errs   chan error
 }
 
-func newTestCluster(t *testing.T, queueAddr string, tableAddrs []string, n int, wo WorkerOptions) *testCluster {
+func newTestCluster(t testing.TB, queueAddr string, tableAddrs []string, n int, wo WorkerOptions) *testCluster {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	q, err := NewRedisQueue(ctx, QueueOptions{Addr: queueAddr, Visibility: time.Second})
