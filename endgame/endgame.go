@@ -31,6 +31,9 @@ type SolverOptions struct {
 	// threads (0: defaultSplitEmpties).
 	SplitEmpties int
 
+	Global        GlobalTable // a table shared with other processes (global.go; nil: none)
+	GlobalEmpties int         // fewest empties at which Global is asked (0: default)
+
 	// Knobs for tuning experiments (zero: the default).
 	midOrderEmpties  int   // fewest empties at which mid sorts moves fastest-first
 	aspStep          int   // widening step of the aspiration window

@@ -170,7 +170,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	}
 	ttMove := noMove
 	if s.opt.Table {
-		if e, ok := s.tt.probe(p, o); ok {
+		if e, ok := s.probe(p, o, empties); ok {
 			ttMove = int(e.move)
 			if int(e.sel) <= s.level {
 				lo, hi := int(e.lower), int(e.upper)
@@ -262,7 +262,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 	}
 	if s.opt.Table {
-		s.tt.store(p, o, empties, alpha, beta, best, bestMove, s.level)
+		s.store(p, o, empties, alpha, beta, best, bestMove)
 	}
 	return best
 }

@@ -46,6 +46,8 @@ func commands() map[string]command {
 		"console": {"an Othello board on the console: moves, hint, solve, undo; scriptable", cmdConsole},
 		"play":    {"play a game against the engine on the console", cmdPlay},
 		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
+		"dsolve":  {"solve an .obf file on worker processes sharing Redis (distributed)", cmdDsolve},
+		"worker":  {"solve the tasks of dsolve from Redis (a distributed solve's searcher)", cmdWorker},
 		"train":   {"fit the evaluation weights to game files", cmdTrain},
 		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
 		"version": {"print the engine version", cmdVersion},

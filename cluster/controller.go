@@ -1,0 +1,716 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math/bits"
+	"sort"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/eval"
+)
+
+// Split is how the controller divides a position into tasks.
+type Split int
+
+const (
+	// PVSplit searches the principal variation first, down PVDepth plies, and then tests the
+	// other moves of each node on it with null windows, in parallel.
+	PVSplit Split = iota
+	// TreeSplit makes every move of the root a task with the full window (the paper's
+	// Tree-Splitting, for comparison).
+	TreeSplit
+)
+
+// ParseSplit reads "pvsplit" or "tree".
+func ParseSplit(s string) (Split, error) {
+	switch s {
+	case "pvsplit", "pv":
+		return PVSplit, nil
+	case "tree":
+		return TreeSplit, nil
+	}
+	return 0, fmt.Errorf("split %q: want pvsplit or tree", s)
+}
+
+func (s Split) String() string {
+	if s == TreeSplit {
+		return "tree"
+	}
+	return "pvsplit"
+}
+
+// ControllerOptions configure a Controller.
+type ControllerOptions struct {
+	Split Split
+	// PVDepth is the number of plies of the principal variation that are split (0: 3;
+	// see docs/distributed.md for 2 to 4). A node on it is split only while its moves leave
+	// at least TaskEmpties empties.
+	PVDepth     int
+	TaskEmpties int // 0: 16
+	// Strict waits, as the paper's PVSplit does, until a node of the principal variation is
+	// solved before its parent's other moves are handed out. Otherwise (the default) they
+	// are handed out as soon as the principal variation's first task has returned, with the
+	// value it predicts for every node above it, and tested again in the rare case that the
+	// prediction fails: the workers do not wait at each level.
+	Strict bool
+	// NoAspiration solves with the caller's window at once instead of narrow windows first
+	// (measurement).
+	NoAspiration bool
+	// Eval orders the moves of the nodes the controller splits (nil: mobility);
+	// OrderDepth is the depth of that search (0: 6; on FFO #40-#44 with one worker, depth 4
+	// instead costs 21% more nodes: more first moves that are not the best).
+	Eval       *eval.Evaluator
+	OrderDepth int
+	// Wait is how long one read of results blocks (0: 200 ms).
+	Wait time.Duration
+	// GiveUp: Solve fails when the queue has failed for this long without a break (0: 30 s).
+	GiveUp time.Duration
+	// Stall, when positive, makes Solve fail when no result has come for this long while
+	// tasks are out (no worker running).
+	Stall time.Duration
+	// Logf, when set, gets a line per queue failure and per stall; Debugf a line per window
+	// and per result.
+	Logf, Debugf func(format string, args ...any)
+}
+
+// Controller is the paper's Controller: it splits a position into tasks, hands them to the
+// workers through the queue and combines their results into the exact score.
+type Controller struct {
+	q   Queue
+	opt ControllerOptions
+}
+
+// NewController returns a controller on q.
+func NewController(q Queue, opt ControllerOptions) *Controller {
+	if opt.PVDepth <= 0 {
+		opt.PVDepth = 3
+	}
+	if opt.TaskEmpties <= 0 {
+		opt.TaskEmpties = 16
+	}
+	if opt.OrderDepth <= 0 {
+		opt.OrderDepth = 6
+	}
+	if opt.Wait <= 0 {
+		opt.Wait = 200 * time.Millisecond
+	}
+	if opt.GiveUp <= 0 {
+		opt.GiveUp = 30 * time.Second
+	}
+	return &Controller{q: q, opt: opt}
+}
+
+// Outcome is the result of a distributed solve.
+type Outcome struct {
+	// Score is the exact final disc difference for the side to move when it lies inside the
+	// window, else a bound (fail-soft, as endgame.SolveResult).
+	Score int
+	Move  board.Square // board.NoSquare for a pass or a finished game
+	// PV is the principal variation as far as the tasks' results give it (a task proven by
+	// two null windows gives none).
+	PV []board.Square
+	Stats
+}
+
+// Stats count a solve's tasks and sum the workers' times, for the paper's overheads.
+type Stats struct {
+	Wall      time.Duration
+	Tasks     int // tasks handed out
+	Results   int // results used (duplicates and withdrawn tasks not counted)
+	Withdrawn int // tasks withdrawn by the controller
+	// WithdrawnNodes counts the nodes of withdrawn tasks (in Nodes too): the work that
+	// speculation and changed windows wasted.
+	WithdrawnNodes uint64
+	Windows        int // aspiration windows
+	Duplicates     int // results of tasks solved twice (a worker was thought dead)
+	Reclaimed      int // results of tasks taken over from a worker that stopped answering
+	FromTable      int // tasks the global table answered without search
+	Workers        int // distinct workers that answered
+	Nodes          uint64
+	// The workers' times, summed: solving (with the probes), waiting for global table
+	// probes, fetching tasks that were waiting, posting results (CO), and blocked with no
+	// task (part of SY).
+	Search, Probe, Fetch, Post, Idle time.Duration
+	Probes, Hits                     uint64
+	// Split is the controller's time making tasks (ordering moves, scheduling) and Queue
+	// its time in queue calls other than waiting for results: the paper's T_split.
+	Split, Queue time.Duration
+}
+
+// Add adds the counts of t to s (totals over positions).
+func (s *Stats) Add(t Stats) {
+	s.Wall += t.Wall
+	s.Tasks += t.Tasks
+	s.Results += t.Results
+	s.Withdrawn += t.Withdrawn
+	s.WithdrawnNodes += t.WithdrawnNodes
+	s.Windows += t.Windows
+	s.Duplicates += t.Duplicates
+	s.Reclaimed += t.Reclaimed
+	s.FromTable += t.FromTable
+	s.Workers = max(s.Workers, t.Workers)
+	s.Nodes += t.Nodes
+	s.Search += t.Search
+	s.Probe += t.Probe
+	s.Fetch += t.Fetch
+	s.Post += t.Post
+	s.Idle += t.Idle
+	s.Probes += t.Probes
+	s.Hits += t.Hits
+	s.Queue += t.Queue
+	s.Split += t.Split
+}
+
+// WorkerComm is the workers' part of the paper's communication time, summed over the
+// workers: waiting for global table probes (T_TM) and for the round trips between two tasks.
+func (s Stats) WorkerComm() time.Duration { return s.Probe + s.Fetch + s.Post }
+
+// ControllerComm is the controller's part (T_split): making tasks and handing them out.
+func (s Stats) ControllerComm() time.Duration { return s.Split + s.Queue }
+
+// node is a position of the controller's tree: the root, the nodes of the principal
+// variation it splits (inner nodes: kids, their best first) and their other moves (leaves,
+// solved by tasks). lo and hi bound its exact value from the side to move's view: the
+// bounds its own tasks proved (dlo, dhi) met with those its moves give.
+type node struct {
+	p, o     uint64
+	move     board.Square // the move from the parent (board.NoSquare: a pass)
+	parent   *node
+	kids     []*node
+	lo, hi   int
+	dlo, dhi int
+	known    bool   // a task of its own has answered
+	task     *task  // its task out
+	pv       []int  // a full-window result's principal variation
+	empty    uint64 // its empty squares
+}
+
+type task struct {
+	id          int
+	n           *node
+	alpha, beta int
+	needed      bool // marked by the last scheduling pass
+	withdrawn   bool
+	done        bool
+}
+
+// solve is the state of one Solve.
+type solve struct {
+	c       *Controller
+	ctx     context.Context
+	job     string
+	tasks   []*task
+	out     []*task // tasks handed out and not answered
+	pending []*task // made by the scheduling pass, to hand out
+	workers map[string]bool
+	st      Stats
+}
+
+func newNode(p, o uint64, move board.Square, parent *node) *node {
+	n := &node{p: p, o: o, move: move, parent: parent, lo: -64, hi: 64, dlo: -64, dhi: 64, empty: ^(p | o)}
+	if board.LegalMoves(p, o) == 0 && board.LegalMoves(o, p) == 0 {
+		n.dlo = board.DiscDiff(p, o)
+		n.dhi, n.lo, n.hi, n.known = n.dlo, n.dlo, n.dlo, true
+	}
+	return n
+}
+
+// Solve returns the score of p to move against o within (alpha, beta), fail-soft; with
+// (-64, 64) the exact score.
+func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (Outcome, error) {
+	start := time.Now()
+	var id [8]byte
+	rand.Read(id[:])
+	s := &solve{c: c, ctx: ctx, job: hex.EncodeToString(id[:]), workers: map[string]bool{}}
+	// Scores lie in [-64, 64]: a window reaching either end is opened by one so that the
+	// extreme scores are exact (as endgame.Solver.Solve).
+	if alpha <= -64 {
+		alpha = -65
+	}
+	if beta >= 64 {
+		beta = 65
+	}
+	if alpha >= beta {
+		alpha = beta - 1
+	}
+	root := newNode(p, o, board.NoSquare, nil)
+	t0 := time.Now()
+	s.expand(root, 0)
+	s.st.Split += time.Since(t0)
+	score, err := s.aspiration(root, alpha, beta)
+	fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if ferr := c.q.Finish(fctx, s.job); ferr != nil && err == nil {
+		c.logf("%v", ferr)
+	}
+	cancel()
+	s.st.Wall = time.Since(start)
+	s.st.Workers = len(s.workers)
+	out := Outcome{Stats: s.st, Move: board.NoSquare}
+	if err != nil {
+		return out, err
+	}
+	out.Score = score
+	if root.lo == root.hi {
+		out.Move, out.PV = bestLine(root)
+	}
+	return out, nil
+}
+
+// aspiration solves the root with narrow windows first, as the solver does at its root
+// (endgame.Solver.Solve): close to null windows, every task is nearer a proof, and a first
+// move that the controller's shallow ordering got wrong costs little. The first guess is
+// the value that the end of the principal variation, solved exactly first (PVSplit's first
+// step), predicts; a window that fails moves towards the score, twice as far each time it
+// fails on the same side again. After each window the move that proved best at each node
+// of the principal variation becomes its first. The tree's bounds carry over from one
+// window to the next. It returns the fail-soft value for (alpha, beta).
+func (s *solve) aspiration(root *node, alpha, beta int) (int, error) {
+	if s.c.opt.NoAspiration || beta-alpha <= 2 || bits.OnesCount64(root.empty) < 12 {
+		err := s.run(root, alpha, beta)
+		return root.value(alpha, beta), err
+	}
+	leaf := root
+	for len(leaf.kids) > 0 {
+		leaf = leaf.kids[0]
+	}
+	if !leaf.known {
+		s.st.Windows++
+		s.c.debugf("principal variation's end, full window")
+		err := s.loop(func() {
+			if leaf.task != nil {
+				leaf.task.needed = true
+			} else if !leaf.known {
+				s.newTask(leaf, -65, 65)
+			}
+		}, func() bool { return leaf.known })
+		if err != nil {
+			return 0, err
+		}
+	}
+	guess := 0
+	if e, ok := root.expected(); ok {
+		guess = e
+	}
+	guess = min(max(guess, alpha+1), beta-1)
+	lo, hi := max(alpha, guess-1), min(beta, guess+1)
+	step, side := 2, 0
+	for {
+		if err := s.run(root, lo, hi); err != nil {
+			return 0, err
+		}
+		v := root.value(lo, hi)
+		if (v > lo && v < hi) || v <= alpha || v >= beta || root.lo == root.hi {
+			return root.value(alpha, beta), nil
+		}
+		t0 := time.Now()
+		s.reroot(root)
+		s.st.Split += time.Since(t0)
+		if v <= lo {
+			if side == -1 {
+				step *= 2
+			}
+			side = -1
+			lo, hi = max(alpha, min(v, root.hi)-step-1), min(beta, v+1)
+		} else {
+			if side == 1 {
+				step *= 2
+			}
+			side = 1
+			lo, hi = max(alpha, v-1), min(beta, max(v, root.lo)+step+1)
+		}
+	}
+}
+
+// value is the fail-soft value of a node settled for (alpha, beta).
+func (n *node) value(alpha, beta int) int {
+	switch {
+	case n.lo >= beta || n.lo == n.hi:
+		return n.lo
+	case n.hi <= alpha:
+		return n.hi
+	}
+	return n.lo
+}
+
+func (c *Controller) debugf(format string, args ...any) {
+	if c.opt.Debugf != nil {
+		c.opt.Debugf(format, args...)
+	}
+}
+
+func (c *Controller) logf(format string, args ...any) {
+	if c.opt.Logf != nil {
+		c.opt.Logf(format, args...)
+	}
+}
+
+// expand gives n its moves, best first; the first is expanded in turn while PVSplit goes
+// deeper.
+func (s *solve) expand(n *node, ply int) {
+	if board.LegalMoves(n.p, n.o)|board.LegalMoves(n.o, n.p) == 0 {
+		return // the game is over
+	}
+	if board.LegalMoves(n.p, n.o) == 0 {
+		kid := newNode(n.o, n.p, board.NoSquare, n)
+		n.kids = []*node{kid}
+		s.expand(kid, ply)
+		n.update()
+		return
+	}
+	for _, sq := range orderMoves(s.c.opt.Eval, n.p, n.o, s.c.opt.OrderDepth) {
+		f := board.Flips(n.p, n.o, sq)
+		n.kids = append(n.kids, newNode(n.o^f, n.p|f|1<<uint(sq), sq, n))
+	}
+	s.deepen(n, ply)
+	n.update()
+}
+
+// deepen expands n's first move when PVSplit splits the principal variation that deep.
+func (s *solve) deepen(n *node, ply int) {
+	first := n.kids[0]
+	if len(first.kids) == 0 && s.c.opt.Split == PVSplit && ply+1 < s.c.opt.PVDepth && bits.OnesCount64(first.empty)-1 >= s.c.opt.TaskEmpties {
+		s.expand(first, ply+1)
+	}
+}
+
+// reroot makes the move with the best proven value the first at each node of the principal
+// variation, where the windows so far found one better than the first, and expands it: the
+// next window's principal variation is the one the tasks found.
+func (s *solve) reroot(root *node) {
+	n, ply := root, 0
+	for len(n.kids) > 0 {
+		best := 0
+		for i, k := range n.kids {
+			if -k.hi > -n.kids[best].hi {
+				best = i
+			}
+		}
+		if best > 0 {
+			k := n.kids[best]
+			copy(n.kids[1:best+1], n.kids[:best])
+			n.kids[0] = k
+			s.c.debugf("ply %d: %v first", ply, k.move)
+			s.deepen(n, ply)
+		}
+		n = n.kids[0]
+		if n.move != board.NoSquare {
+			ply++
+		}
+	}
+}
+
+func (n *node) ply() int {
+	d := 0
+	for p := n.parent; p != nil; p = p.parent {
+		d++
+	}
+	return d
+}
+
+// update recomputes a node's bounds from its own and its moves'.
+func (n *node) update() {
+	n.lo, n.hi = n.dlo, n.dhi
+	if len(n.kids) == 0 {
+		return
+	}
+	lo, hi := -65, -65
+	for _, k := range n.kids {
+		lo, hi = max(lo, -k.hi), max(hi, -k.lo)
+	}
+	n.lo, n.hi = max(n.lo, lo), min(n.hi, hi)
+}
+
+// settled reports whether n's bounds decide its fail-soft value for the window.
+func (n *node) settled(alpha, beta int) bool { return n.lo >= beta || n.hi <= alpha || n.lo == n.hi }
+
+// expected is the value n will have if the tests still to come confirm what the answered
+// tasks predict; false until the principal variation's end has answered.
+func (n *node) expected() (int, bool) {
+	if len(n.kids) > 0 {
+		if e, ok := n.kids[0].expected(); ok {
+			return min(max(-e, n.lo), n.hi), true
+		}
+	}
+	if !n.known {
+		return 0, false
+	}
+	if n.lo > -64 {
+		return n.lo, true
+	}
+	return n.hi, true
+}
+
+// schedule makes the tasks that n needs for the window (alpha, beta) and marks those
+// already out that it still needs.
+func (s *solve) schedule(n *node, alpha, beta int) {
+	if n.settled(alpha, beta) {
+		return
+	}
+	if len(n.kids) == 0 {
+		if n.task != nil {
+			n.task.needed = true
+			return
+		}
+		s.newTask(n, max(alpha, n.lo-1), min(beta, n.hi+1))
+		return
+	}
+	a := max(alpha, n.lo)
+	if s.c.opt.Split == TreeSplit {
+		for _, k := range n.kids {
+			if -k.lo > a {
+				s.schedule(k, -beta, -a)
+			}
+		}
+		return
+	}
+	first := n.kids[0]
+	if -first.lo > a {
+		s.schedule(first, -beta, -a)
+	}
+	if len(n.kids) == 1 {
+		return
+	}
+	sib := a
+	if s.c.opt.Strict {
+		if !first.settled(-beta, -a) {
+			return
+		}
+	} else {
+		e, ok := first.expected()
+		if !ok || -e >= beta {
+			return // no prediction yet, or a cutoff predicted
+		}
+		sib = max(a, -e)
+	}
+	// The move that failed high with the highest bound gets the window up to beta, as the
+	// re-search of principal variation search; the others are tested against its bound.
+	var best *node
+	for _, k := range n.kids[1:] {
+		if -k.hi >= sib && -k.hi > -64 && (best == nil || k.hi < best.hi) {
+			best = k
+		}
+	}
+	for _, k := range n.kids[1:] {
+		switch {
+		case -k.lo <= sib:
+		case k == best:
+			s.schedule(k, -beta, -sib)
+		default:
+			s.schedule(k, -sib-1, -sib)
+		}
+	}
+}
+
+func (s *solve) newTask(n *node, alpha, beta int) {
+	t := &task{id: len(s.tasks), n: n, alpha: alpha, beta: beta, needed: true}
+	s.tasks = append(s.tasks, t)
+	s.pending = append(s.pending, t)
+	n.task = t
+}
+
+// run hands out tasks and takes results until the root is settled.
+func (s *solve) run(root *node, alpha, beta int) error {
+	s.st.Windows++
+	s.c.debugf("window (%d,%d)", alpha, beta)
+	return s.loop(func() { s.schedule(root, alpha, beta) }, func() bool { return root.settled(alpha, beta) })
+}
+
+// loop hands out the tasks that sched makes and takes results until done.
+func (s *solve) loop(sched func(), done func() bool) error {
+	if err := s.step(sched); err != nil {
+		return err
+	}
+	var failing time.Time
+	last := time.Now()
+	for !done() {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		rs, err := s.c.q.Results(s.ctx, s.job, s.c.opt.Wait)
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return s.ctx.Err()
+			}
+			if failing.IsZero() {
+				failing = time.Now()
+			}
+			if time.Since(failing) >= s.c.opt.GiveUp {
+				return err
+			}
+			s.c.logf("%v (retrying)", err)
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		failing = time.Time{}
+		if len(rs) == 0 {
+			if s.c.opt.Stall > 0 && time.Since(last) >= s.c.opt.Stall {
+				return fmt.Errorf("no result for %v with %d task(s) out: are the workers running?", s.c.opt.Stall, len(s.out))
+			}
+			continue
+		}
+		last = time.Now()
+		for _, r := range rs {
+			s.take(r)
+		}
+		if done() {
+			// The tasks still out stay out: the next window may want their answers
+			// (after a fail-high at the root, most of them), and its first scheduling
+			// pass withdraws those it does not.
+			break
+		}
+		if err := s.step(sched); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// step runs the scheduling pass sched, hands out the new tasks, biggest first, and
+// withdraws the tasks out that the pass did not mark needed.
+func (s *solve) step(sched func()) error {
+	for _, t := range s.out {
+		t.needed = false
+	}
+	s.pending = s.pending[:0]
+	t0 := time.Now()
+	sched()
+	s.st.Split += time.Since(t0)
+	var withdraw []int
+	keep := s.out[:0]
+	for _, t := range s.out {
+		if t.needed {
+			keep = append(keep, t)
+			continue
+		}
+		t.withdrawn = true
+		t.n.task = nil
+		withdraw = append(withdraw, t.id)
+	}
+	s.out = keep
+	if len(withdraw) > 0 || len(s.pending) > 0 {
+		s.c.debugf("withdraw %v, hand out %d", withdraw, len(s.pending))
+	}
+	sort.SliceStable(s.pending, func(i, j int) bool {
+		return bits.OnesCount64(s.pending[i].n.empty) > bits.OnesCount64(s.pending[j].n.empty)
+	})
+	batch := make([]Task, len(s.pending))
+	for i, t := range s.pending {
+		batch[i] = Task{Job: s.job, ID: t.id, P: t.n.p, O: t.n.o, Alpha: t.alpha, Beta: t.beta}
+	}
+	s.out = append(s.out, s.pending...)
+	s.st.Tasks += len(batch)
+	s.st.Withdrawn += len(withdraw)
+	start := time.Now()
+	defer func() { s.st.Queue += time.Since(start) }()
+	if err := retry(s.ctx, s.c.opt.GiveUp, s.c.logf, func() error { return s.c.q.Cancel(s.ctx, s.job, withdraw) }); err != nil {
+		return err
+	}
+	return retry(s.ctx, s.c.opt.GiveUp, s.c.logf, func() error { return s.c.q.Submit(s.ctx, batch) })
+}
+
+// retry calls f until it succeeds, ctx ends, or it has failed for giveUp.
+func retry(ctx context.Context, giveUp time.Duration, logf func(string, ...any), f func() error) error {
+	start := time.Now()
+	for {
+		err := f()
+		if err == nil || ctx.Err() != nil || time.Since(start) >= giveUp {
+			return err
+		}
+		logf("%v (retrying)", err)
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// take applies a worker's result.
+func (s *solve) take(r Result) {
+	if r.ID < 0 || r.ID >= len(s.tasks) {
+		return
+	}
+	t := s.tasks[r.ID]
+	if t.done {
+		s.st.Duplicates++
+		return
+	}
+	t.done = true
+	s.workers[r.Worker] = true
+	s.st.Nodes += r.Nodes
+	s.st.Search += r.Search
+	s.st.Probe += r.Probe
+	s.st.Fetch += r.Fetch
+	s.st.Post += r.Post
+	s.st.Idle += r.Idle
+	s.st.Probes += r.Probes
+	s.st.Hits += r.Hits
+	if r.Reclaimed {
+		s.st.Reclaimed++
+	}
+	if r.FromTable {
+		s.st.FromTable++
+	}
+	n := t.n
+	if n.task == t {
+		n.task = nil
+	}
+	for i, u := range s.out {
+		if u == t {
+			s.out = append(s.out[:i], s.out[i+1:]...)
+			break
+		}
+	}
+	if t.withdrawn {
+		s.st.WithdrawnNodes += r.Nodes
+	}
+	s.c.debugf("result %d (%d,%d) ply %d from %s: %d, %d nodes%s", t.id, t.alpha, t.beta, t.n.ply(), r.Worker, r.Score, r.Nodes, note(r))
+	if r.Cancelled {
+		return
+	}
+	s.st.Results++
+	// Even a withdrawn task's answer is a true bound.
+	n.known = true
+	switch {
+	case r.Score <= t.alpha:
+		n.dhi = min(n.dhi, r.Score)
+	case r.Score >= t.beta:
+		n.dlo = max(n.dlo, r.Score)
+	default:
+		n.dlo, n.dhi = r.Score, r.Score
+		n.pv = r.PV
+	}
+	for p := n; p != nil; p = p.parent {
+		p.update()
+	}
+}
+
+// bestLine returns the root's best move and as much of the principal variation as known.
+func bestLine(root *node) (board.Square, []board.Square) {
+	var pv []board.Square
+	n := root
+	for len(n.kids) > 0 {
+		var best *node
+		for _, k := range n.kids {
+			if -k.hi == n.lo {
+				best = k
+				break
+			}
+		}
+		if best == nil {
+			break
+		}
+		pv = append(pv, best.move)
+		n = best
+	}
+	if n.dlo == n.dhi && n.dlo == n.lo {
+		for _, sq := range n.pv {
+			pv = append(pv, board.Square(sq))
+		}
+	}
+	move := board.NoSquare
+	if len(pv) > 0 {
+		move = pv[0]
+	}
+	return move, pv
+}

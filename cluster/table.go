@@ -1,0 +1,266 @@
+package cluster
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/othellogo/othello/endgame"
+)
+
+// RedisTable is the global table (endgame.GlobalTable) kept by one Redis server or sharded
+// over several by the position's hash: the paper's Table Managers, centralised or
+// distributed. A position is one Redis key, its 16 bytes of bitboards behind a prefix; the
+// value is 4 bytes, lower+64, upper+64, move, empties. Entries are bounds on exact scores,
+// true forever, so they outlive the solve that wrote them and the worker that wrote them.
+//
+// Probe waits for its answer (one round trip, bounded by ProbeTimeout); Store never waits:
+// entries go to a per-server queue that a background goroutine writes in batches, one Lua
+// script call per batch that merges each entry with what the server holds (the tighter
+// bounds, the move if the new entry has none). Consistency is loose, as in the paper: a
+// probe may miss an entry still in a queue; nothing ever makes a bound false. A server that
+// fails is left alone for a while (every probe a miss, stores dropped), so that a dead
+// Table Manager slows a solve down by one timeout, not one per node.
+type RedisTable struct {
+	opt    TableOptions
+	shards []*tableShard
+	wg     sync.WaitGroup
+	closed atomic.Bool
+	done   chan struct{}
+
+	probes, hits, probeNanos, probeErrs  atomic.Uint64
+	stores, dropped, batches, flushNanos atomic.Uint64
+	flushErrs                            atomic.Uint64
+}
+
+// TableOptions configure a RedisTable.
+type TableOptions struct {
+	Addrs []string // the servers; positions are sharded over them by hash
+	// Delay is added to every round trip (simulated network latency).
+	Delay time.Duration
+	// ProbeTimeout bounds a probe's round trip (0: 250 ms; the delay is added).
+	ProbeTimeout time.Duration
+	// Batch is the most entries written in one round trip (0: 512).
+	Batch int
+	// Queue is the number of entries waiting to be written per server beyond which new ones
+	// are dropped (0: 1<<16).
+	Queue int
+	// Backoff is how long a failed server is left alone (0: 1 s).
+	Backoff time.Duration
+}
+
+type tableShard struct {
+	c         *redis.Client
+	in        chan tableWrite
+	downUntil atomic.Int64 // unix nanoseconds
+}
+
+type tableWrite struct {
+	key [18]byte
+	val [4]byte
+}
+
+// TableStats counts a RedisTable's traffic since it was made.
+type TableStats struct {
+	Probes, Hits uint64
+	ProbeTime    time.Duration // spent waiting for probes, all threads together
+	ProbeErrors  uint64
+	Stores       uint64 // entries offered
+	Dropped      uint64 // entries not written (queue full, server down)
+	Batches      uint64
+	FlushTime    time.Duration // spent writing batches (in the background)
+	FlushErrors  uint64
+}
+
+// Sub returns the counts of s since an earlier snapshot t.
+func (s TableStats) Sub(t TableStats) TableStats {
+	return TableStats{
+		Probes: s.Probes - t.Probes, Hits: s.Hits - t.Hits, ProbeTime: s.ProbeTime - t.ProbeTime,
+		ProbeErrors: s.ProbeErrors - t.ProbeErrors, Stores: s.Stores - t.Stores, Dropped: s.Dropped - t.Dropped,
+		Batches: s.Batches - t.Batches, FlushTime: s.FlushTime - t.FlushTime, FlushErrors: s.FlushErrors - t.FlushErrors,
+	}
+}
+
+const tableKeyPrefix = "t:"
+
+// mergeScript writes a batch of entries, each merged with the one the server holds.
+var mergeScript = redis.NewScript(`
+for i = 1, #KEYS do
+  local v = ARGV[i]
+  local old = redis.call('GET', KEYS[i])
+  if old and string.len(old) == 4 then
+    local l, u, m, e = string.byte(v, 1, 4)
+    local ol, ou, om = string.byte(old, 1, 3)
+    if ol > l then l = ol end
+    if ou < u then u = ou end
+    if m == 64 then m = om end
+    if l <= u then v = string.char(l, u, m, e) end
+  end
+  redis.call('SET', KEYS[i], v)
+end
+return #KEYS
+`)
+
+// NewRedisTable connects to the servers. It does not wait for them: a server that is down
+// reads as an empty table until it answers.
+func NewRedisTable(opt TableOptions) (*RedisTable, error) {
+	if len(opt.Addrs) == 0 {
+		return nil, errors.New("global table: no redis address")
+	}
+	if opt.ProbeTimeout <= 0 {
+		opt.ProbeTimeout = 250 * time.Millisecond
+	}
+	if opt.Batch <= 0 {
+		opt.Batch = 512
+	}
+	if opt.Queue <= 0 {
+		opt.Queue = 1 << 16
+	}
+	if opt.Backoff <= 0 {
+		opt.Backoff = time.Second
+	}
+	t := &RedisTable{opt: opt, done: make(chan struct{})}
+	for _, a := range opt.Addrs {
+		sh := &tableShard{c: newClient(a, tableDB, opt.ProbeTimeout+opt.Delay, -1, opt.Delay), in: make(chan tableWrite, opt.Queue)}
+		t.shards = append(t.shards, sh)
+		t.wg.Add(1)
+		go t.writer(sh)
+	}
+	return t, nil
+}
+
+// shard picks the server of a position: a hash unlike the local table's, so that one
+// server's positions spread over the whole local table.
+func (t *RedisTable) shard(p, o uint64) *tableShard {
+	if len(t.shards) == 1 {
+		return t.shards[0]
+	}
+	h := (p ^ o*0xD6E8FEB86659FD93) * 0x9E3779B97F4A7C15
+	return t.shards[(h>>32)%uint64(len(t.shards))]
+}
+
+func tableKey(p, o uint64) [18]byte {
+	var k [18]byte
+	copy(k[:], tableKeyPrefix)
+	binary.BigEndian.PutUint64(k[2:], p)
+	binary.BigEndian.PutUint64(k[10:], o)
+	return k
+}
+
+func (sh *tableShard) down(now time.Time) bool { return now.UnixNano() < sh.downUntil.Load() }
+
+// Probe returns the global table's bounds for (p, o); any failure is a miss.
+func (t *RedisTable) Probe(p, o uint64) (endgame.GlobalEntry, bool) {
+	sh := t.shard(p, o)
+	start := time.Now()
+	if sh.down(start) {
+		return endgame.GlobalEntry{}, false
+	}
+	k := tableKey(p, o)
+	v, err := sh.c.Get(context.Background(), string(k[:])).Bytes()
+	t.probes.Add(1)
+	t.probeNanos.Add(uint64(time.Since(start)))
+	if err != nil {
+		if err != redis.Nil {
+			t.probeErrs.Add(1)
+			sh.downUntil.Store(time.Now().Add(t.opt.Backoff).UnixNano())
+		}
+		return endgame.GlobalEntry{}, false
+	}
+	if len(v) != 4 {
+		return endgame.GlobalEntry{}, false
+	}
+	t.hits.Add(1)
+	return endgame.GlobalEntry{Lower: int8(int(v[0]) - 64), Upper: int8(int(v[1]) - 64), Move: v[2], Empties: v[3]}, true
+}
+
+// Store queues the entry for writing; it never blocks.
+func (t *RedisTable) Store(p, o uint64, e endgame.GlobalEntry) {
+	t.stores.Add(1)
+	sh := t.shard(p, o)
+	if t.closed.Load() || sh.down(time.Now()) {
+		t.dropped.Add(1)
+		return
+	}
+	w := tableWrite{key: tableKey(p, o), val: [4]byte{byte(int(e.Lower) + 64), byte(int(e.Upper) + 64), e.Move, e.Empties}}
+	select {
+	case sh.in <- w:
+	default:
+		t.dropped.Add(1)
+	}
+}
+
+// writer writes a shard's queued entries in batches until the table is closed: it takes
+// whatever has queued up while the previous batch was on its way, so that batches grow with
+// the latency and the load.
+func (t *RedisTable) writer(sh *tableShard) {
+	defer t.wg.Done()
+	keys := make([]string, 0, t.opt.Batch)
+	vals := make([]any, 0, t.opt.Batch)
+	for {
+		var w tableWrite
+		select {
+		case w = <-sh.in:
+		case <-t.done:
+			select {
+			case w = <-sh.in:
+			default:
+				return
+			}
+		}
+		keys, vals = append(keys[:0], string(w.key[:])), append(vals[:0], string(w.val[:]))
+	more:
+		for len(keys) < t.opt.Batch {
+			select {
+			case w = <-sh.in:
+				keys, vals = append(keys, string(w.key[:])), append(vals, string(w.val[:]))
+			default:
+				break more
+			}
+		}
+		start := time.Now()
+		if sh.down(start) {
+			t.dropped.Add(uint64(len(keys)))
+			continue
+		}
+		err := mergeScript.Run(context.Background(), sh.c, keys, vals...).Err()
+		t.batches.Add(1)
+		t.flushNanos.Add(uint64(time.Since(start)))
+		if err != nil {
+			t.flushErrs.Add(1)
+			t.dropped.Add(uint64(len(keys)))
+			sh.downUntil.Store(time.Now().Add(t.opt.Backoff).UnixNano())
+		}
+	}
+}
+
+// Stats returns the counts so far.
+func (t *RedisTable) Stats() TableStats {
+	return TableStats{
+		Probes: t.probes.Load(), Hits: t.hits.Load(), ProbeTime: time.Duration(t.probeNanos.Load()),
+		ProbeErrors: t.probeErrs.Load(), Stores: t.stores.Load(), Dropped: t.dropped.Load(),
+		Batches: t.batches.Load(), FlushTime: time.Duration(t.flushNanos.Load()), FlushErrors: t.flushErrs.Load(),
+	}
+}
+
+// Close writes what is queued (each server's last batch bounded by its timeout) and closes
+// the connections. Stores after Close are dropped.
+func (t *RedisTable) Close() error {
+	if t.closed.Swap(true) {
+		return nil
+	}
+	close(t.done)
+	t.wg.Wait()
+	var first error
+	for _, sh := range t.shards {
+		if err := sh.c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

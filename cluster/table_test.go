@@ -1,0 +1,168 @@
+package cluster
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
+)
+
+// ffo loads the FFO positions of ../endgame/testdata/fforum-<name>.obf.
+func ffo(t testing.TB, name string) []endgame.Problem {
+	t.Helper()
+	ps, err := endgame.ReadProblemFile("../endgame/testdata/fforum-" + name + ".obf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// randomPosition plays random moves from the start until empties squares are left.
+func randomPosition(r *rand.Rand, empties int) (p, o uint64, ok bool) {
+	b := board.Start()
+	p, o = b.P, b.O
+	for bits.OnesCount64(^(p | o)) > empties {
+		moves := board.LegalMoves(p, o)
+		if moves == 0 {
+			if board.LegalMoves(o, p) == 0 {
+				return 0, 0, false
+			}
+			p, o = o, p
+			continue
+		}
+		for n := r.IntN(bits.OnesCount64(moves)); n > 0; n-- {
+			moves &= moves - 1
+		}
+		sq := board.FirstSquare(moves)
+		f := board.Flips(p, o, sq)
+		p, o = o^f, p|f|sq.Bit()
+	}
+	return p, o, true
+}
+
+// flush waits until the table's queued stores are written.
+func flush(t *testing.T, tab *RedisTable) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+		queued := 0
+		for _, sh := range tab.shards {
+			queued += len(sh.in)
+		}
+		if queued == 0 {
+			time.Sleep(20 * time.Millisecond) // the batch on its way
+			return
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("%d stores still queued", queued)
+		}
+	}
+}
+
+// Entries merge on the server: the tighter bounds of both, the move of the one that has
+// one; positions spread over the servers of a partitioned table and each is found again.
+func TestTableMergesAndShards(t *testing.T) {
+	r1, r2 := startRedis(t), startRedis(t)
+	tab, err := NewRedisTable(TableOptions{Addrs: []string{r1.Addr, r2.Addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	tab.Store(1, 2, endgame.GlobalEntry{Lower: -10, Upper: 64, Move: 19, Empties: 20})
+	tab.Store(1, 2, endgame.GlobalEntry{Lower: -64, Upper: 4, Move: endgame.NoMove, Empties: 20})
+	r := rand.New(rand.NewPCG(1, 2))
+	type pos struct{ p, o uint64 }
+	var ps []pos
+	for i := 0; i < 200; i++ {
+		p := pos{r.Uint64() &^ 1, r.Uint64() | 1}
+		ps = append(ps, p)
+		tab.Store(p.p, p.o, endgame.GlobalEntry{Lower: int8(i%129 - 64), Upper: 64, Move: uint8(i % 64), Empties: 30})
+	}
+	flush(t, tab)
+	e, ok := tab.Probe(1, 2)
+	if want := (endgame.GlobalEntry{Lower: -10, Upper: 4, Move: 19, Empties: 20}); !ok || e != want {
+		t.Fatalf("merged entry %+v %v, want %+v", e, ok, want)
+	}
+	for i, p := range ps {
+		e, ok := tab.Probe(p.p, p.o)
+		if !ok || int(e.Lower) != i%129-64 || e.Upper != 64 || int(e.Move) != i%64 || e.Empties != 30 {
+			t.Fatalf("position %d: %+v %v", i, e, ok)
+		}
+	}
+	if _, ok := tab.Probe(3, 4); ok {
+		t.Fatal("a position never stored was found")
+	}
+	n, err := TableInfo(t.Context(), []string{r1.Addr, r2.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n[0]+n[1] != 201 || n[0] < 60 || n[1] < 60 {
+		t.Fatalf("entries per server %v, want 201 spread over both", n)
+	}
+	if st := tab.Stats(); st.Hits != 201 || st.Probes != 202 || st.Stores != 202 || st.Dropped != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// Solvers that share the global table give exact scores, and the second one to solve a
+// position finds the first one's entries.
+func TestSolversShareGlobalTable(t *testing.T) {
+	rs := startRedis(t)
+	tab, err := NewRedisTable(TableOptions{Addrs: []string{rs.Addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	opt := endgame.DefaultSolverOptions(4)
+	opt.Global = tab
+	opt.GlobalEmpties = 12
+	a, b := endgame.NewSolverWith(opt), endgame.NewSolverWith(opt)
+	ps := ffo(t, "1-19")[:6]
+	for i, pr := range ps {
+		best, _ := pr.Best()
+		ra := a.Solve(pr.Board.P, pr.Board.O, -64, 64)
+		flush(t, tab)
+		st := tab.Stats()
+		rb := b.Solve(pr.Board.P, pr.Board.O, -64, 64)
+		hits := tab.Stats().Sub(st).Hits
+		if ra.Score != best || rb.Score != best {
+			t.Fatalf("FFO #%d: scores %d and %d, want %d", i+1, ra.Score, rb.Score, best)
+		}
+		if hits == 0 || rb.Nodes >= ra.Nodes {
+			t.Errorf("FFO #%d: the second solver had %d global hits and %d nodes (first %d)", i+1, hits, rb.Nodes, ra.Nodes)
+		}
+	}
+}
+
+// A table whose server is killed answers every probe with a miss after one timeout, drops
+// its stores without blocking, and the solves stay exact.
+func TestTableServerKilled(t *testing.T) {
+	rs := startRedis(t)
+	tab, err := NewRedisTable(TableOptions{Addrs: []string{rs.Addr}, ProbeTimeout: 50 * time.Millisecond, Backoff: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	opt := endgame.DefaultSolverOptions(4)
+	opt.Global = tab
+	opt.GlobalEmpties = 10
+	s := endgame.NewSolverWith(opt)
+	ps := ffo(t, "1-19")[6:12]
+	rs.Kill()
+	start := time.Now()
+	for i, pr := range ps {
+		best, _ := pr.Best()
+		if r := s.Solve(pr.Board.P, pr.Board.O, -64, 64); r.Score != best {
+			t.Fatalf("FFO #%d without its table's server: %d, want %d", i+7, r.Score, best)
+		}
+	}
+	st := tab.Stats()
+	if st.ProbeErrors == 0 || st.ProbeErrors > 2 || st.Hits != 0 {
+		t.Fatalf("stats %+v: want one or two failed probes, then the server left alone", st)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Fatalf("solves took %v without the server", el)
+	}
+}

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/othellogo/othello/cluster"
+	"github.com/othellogo/othello/endgame"
+)
+
+// The distributed solve (package cluster, docs/distributed.md): "othello worker" runs a
+// Searcher, "othello dsolve" the Controller. solve, analyze and book extend do not take
+// --redis yet; dsolve is the controller until they do.
+
+func cmdWorker(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "worker")
+	addrs := fs.String("redis", "127.0.0.1:6379", "Redis servers host:port[,host:port...]: the first carries the task queue, the global table is sharded over all")
+	threads := fs.Int("threads", 1, "threads that search each task")
+	hashMiB := fs.Int("hash", 256, "local transposition table, MiB")
+	noGlobal := fs.Bool("no-global", false, "measurement: no global table, only the local one")
+	globalEmpties := fs.Int("global-empties", 18, "fewest empties at which the global table is asked (20 or more over a network: see docs/distributed.md)")
+	delay := fs.Duration("delay", 0, "measurement: added to every Redis round trip (simulated network latency, e.g. 0.5ms)")
+	visibility := fs.Duration("visibility", 10*time.Second, "a task not extended for this long goes to another worker (same on every process)")
+	giveUp := fs.Duration("give-up", 30*time.Second, "exit when Redis has failed for this long without a break")
+	name := fs.String("name", "", "worker name in the queue (default host-pid)")
+	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello worker [options]\n\nSolves the tasks that \"othello dsolve\" puts on the Redis queue until interrupted. Options:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitError{2, fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	list, err := cluster.ParseAddrs(*addrs)
+	if err != nil {
+		return exitError{2, err}
+	}
+	if *threads < 1 || *threads > 256 {
+		return exitError{2, fmt.Errorf("--threads %d: want 1 to 256", *threads)}
+	}
+	ev, err := loadEvaluator(*evalName)
+	if err != nil {
+		return exitError{2, err}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Addr: list[0], Delay: *delay, Visibility: *visibility})
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	opt := cluster.WorkerOptions{Name: *name, GiveUp: *giveUp}
+	opt.Solver = endgame.DefaultSolverOptions(*hashMiB)
+	opt.Solver.Threads = *threads
+	opt.Solver.Eval = ev.ev
+	opt.Solver.GlobalEmpties = *globalEmpties
+	if !*noGlobal {
+		tab, err := cluster.NewRedisTable(cluster.TableOptions{Addrs: list, Delay: *delay})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			st := tab.Stats()
+			env.log.Info().Msgf("global table: %d probes, %d hits, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Hits, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
+			tab.Close()
+		}()
+		opt.Table = tab
+	}
+	opt.Logf = func(format string, args ...any) { env.log.Debug().Msgf(format, args...) }
+	w := cluster.NewWorker(q, opt)
+	table := "no global table"
+	if !*noGlobal {
+		table = fmt.Sprintf("global table on %d server(s)", len(list))
+	}
+	env.log.Info().Msgf("worker %s: queue on %s, %s, %d thread(s), local table %d MiB", w.Name(), list[0], table, *threads, *hashMiB)
+	return w.Run(ctx)
+}
+
+func cmdDsolve(env *cmdEnv, args []string) error {
+	fs := newFlagSet(env, "dsolve")
+	addrs := fs.String("redis", "127.0.0.1:6379", "Redis servers host:port[,host:port...] (the first carries the task queue)")
+	split := fs.String("split", "pvsplit", "how the positions are split into tasks: pvsplit or tree")
+	pvDepth := fs.Int("pv-depth", 3, "plies of the principal variation that are split (pvsplit)")
+	taskEmpties := fs.Int("task-empties", 16, "a node is split only while its moves leave at least this many empties")
+	strict := fs.Bool("strict", false, "pvsplit level by level, as in the paper (no early hand-out of the levels above)")
+	noAsp := fs.Bool("no-aspiration", false, "measurement: the full window at once instead of narrow windows first")
+	first := fs.Int("first", 0, "number of the file's first position (0: from a name like fforum-40-59.obf, else 1)")
+	only := fs.String("only", "", "solve only these positions, by number: e.g. 40-45,48")
+	evalName := fs.String("eval", "default", "ordering of the moves the controller splits: "+evalFlagHelp)
+	delay := fs.Duration("delay", 0, "measurement: added to every Redis round trip of the controller (give the workers the same)")
+	flush := fs.Bool("flush", false, "measurement: empty the global table before each position")
+	stall := fs.Duration("stall", 5*time.Minute, "fail when no result comes for this long (no worker running?)")
+	base := fs.String("base", "", "measurement: the output of \"othello solve -threads 1\" on the same file, for the paper's overheads against it")
+	nWorkers := fs.Int("workers", 0, "measurement: N of the overheads (0: the workers that answered)")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: othello dsolve [options] FILE.obf\n\nSolves every position of an .obf file exactly on the workers (\"othello worker\") that\nshare the Redis servers, and compares with the file's scores; exits with status 3 if any\ndisagrees. Options:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	var files []string
+	for fs.NArg() > 0 {
+		files = append(files, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return exitError{2, err}
+		}
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return exitError{2, fmt.Errorf("want one FILE.obf argument")}
+	}
+	path := files[0]
+	list, err := cluster.ParseAddrs(*addrs)
+	if err != nil {
+		return exitError{2, err}
+	}
+	sp, err := cluster.ParseSplit(*split)
+	if err != nil {
+		return exitError{2, err}
+	}
+	problems, err := readProblems(path)
+	if err != nil {
+		return err
+	}
+	if *first <= 0 {
+		*first = obfFirstNumber(path)
+	}
+	selected, err := selectProblems(*only, *first, len(problems))
+	if err != nil {
+		return exitError{2, err}
+	}
+	ev, err := loadEvaluator(*evalName)
+	if err != nil {
+		return exitError{2, err}
+	}
+	var baseline map[int]baseRun
+	if *base != "" {
+		if baseline, err = readBase(*base); err != nil {
+			return exitError{2, err}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Addr: list[0], Delay: *delay})
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	c := cluster.NewController(q, cluster.ControllerOptions{
+		Split: sp, PVDepth: *pvDepth, TaskEmpties: *taskEmpties, Strict: *strict, NoAspiration: *noAsp, Eval: ev.ev, Stall: *stall,
+		Logf:   func(format string, args ...any) { env.log.Warn().Msgf(format, args...) },
+		Debugf: func(format string, args ...any) { env.log.Debug().Msgf(format, args...) },
+	})
+	mode := sp.String()
+	if sp == cluster.PVSplit {
+		mode = fmt.Sprintf("pvsplit depth %d", *pvDepth)
+		if *strict {
+			mode += " strict"
+		}
+	}
+	fmt.Fprintf(env.stdout, "%s: %d positions, exact, %s, tasks from %d empties, queue on %s, %d Redis server(s)\n", path, len(selected), mode, *taskEmpties, list[0], len(list))
+	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %6s %3s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "tasks", "wk", "PV")
+	var tot cluster.Stats
+	var baseNodes uint64
+	var baseTime time.Duration
+	wrong := 0
+	for _, i := range selected {
+		pr := &problems[i]
+		if *flush {
+			if err := cluster.FlushTable(ctx, list); err != nil {
+				return err
+			}
+		}
+		out, err := c.Solve(ctx, pr.Board.P, pr.Board.O, -64, 64)
+		if err != nil {
+			return fmt.Errorf("position %d: %w", *first+i, err)
+		}
+		tot.Add(out.Stats)
+		if b, ok := baseline[*first+i]; ok {
+			baseNodes += b.nodes
+			baseTime += b.time
+		}
+		knownText, verdict := "-", ""
+		if known, ok := pr.Best(); ok {
+			knownText = fmt.Sprintf("%+d", known)
+			if out.Score != known {
+				wrong++
+				verdict = "  WRONG"
+			}
+		}
+		sec := out.Wall.Seconds()
+		fmt.Fprintf(env.stdout, "%4d %3d %4v %+6d %6s %14d %9.3f %8.1f %6d %3d  %s%s\n", *first+i, pr.Board.NumEmpties(), out.Move, out.Score, knownText, out.Nodes, sec, float64(out.Nodes)/sec/1e6, out.Tasks, out.Workers, pvText(out.PV), verdict)
+	}
+	sec := tot.Wall.Seconds()
+	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s, %.1f Mn/s, %d wrong\n", len(selected), tot.Nodes, sec, float64(tot.Nodes)/sec/1e6, wrong)
+	fmt.Fprintf(env.stdout, "tasks: %d in %d windows (%d withdrawn with %d nodes, %d taken over from silent workers, %d solved twice, %d answered by the global table); workers %.3f s solving\n",
+		tot.Tasks, tot.Windows, tot.Withdrawn, tot.WithdrawnNodes, tot.Reclaimed, tot.Duplicates, tot.FromTable, tot.Search.Seconds())
+	fmt.Fprintf(env.stdout, "communication: %.3f s in %d global probes (%d hits), %.3f s fetching tasks, %.3f s posting results, controller %.3f s making tasks and %.3f s in queue calls; %.3f s blocked waiting for tasks\n",
+		tot.Probe.Seconds(), tot.Probes, tot.Hits, tot.Fetch.Seconds(), tot.Post.Seconds(), tot.Split.Seconds(), tot.Queue.Seconds(), tot.Idle.Seconds())
+	if baseline != nil && baseTime > 0 {
+		n := *nWorkers
+		if n <= 0 {
+			n = tot.Workers
+		}
+		ov := overheads(tot, baseNodes, baseTime, n)
+		fmt.Fprintf(env.stdout, "overheads against %s (N = %d, T1 = %.3f s, S1 = %d nodes): speedup %.2f, TO %+.1f%%, SO %+.1f%%, CO %.1f%%, SY %+.1f%%\n",
+			*base, n, baseTime.Seconds(), baseNodes, ov.speedup, 100*ov.to, 100*ov.so, 100*ov.co, 100*ov.sy)
+	}
+	if wrong > 0 {
+		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
+	}
+	return nil
+}
+
+// overhead is the paper's decomposition of the time overhead: TO = T_N / (T_1/N) - 1,
+// SO = S_N / S_1 - 1, CO = communication time over the ideal time, SY = TO - CO - SO. The
+// communication time is the workers' summed time in Redis calls divided by N (the
+// per-worker mean, so that the four add up) plus the controller's time making and handing
+// out tasks.
+type overhead struct{ speedup, to, so, co, sy float64 }
+
+func overheads(st cluster.Stats, baseNodes uint64, baseTime time.Duration, n int) overhead {
+	ideal := baseTime.Seconds() / float64(n)
+	var o overhead
+	o.speedup = baseTime.Seconds() / st.Wall.Seconds()
+	o.to = st.Wall.Seconds()/ideal - 1
+	o.so = float64(st.Nodes)/float64(baseNodes) - 1
+	o.co = (st.WorkerComm().Seconds()/float64(n) + st.ControllerComm().Seconds()) / ideal
+	o.sy = o.to - o.co - o.so
+	return o
+}
+
+// baseRun is one position of the single-process reference run.
+type baseRun struct {
+	nodes uint64
+	time  time.Duration
+}
+
+// readBase reads the per-position lines of an "othello solve" output: number, empties,
+// move, score, known, nodes, seconds, ...
+func readBase(path string) (map[int]baseRun, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[int]baseRun{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var num, emp int
+		var move, score, known string
+		var nodes uint64
+		var sec float64
+		if n, _ := fmt.Sscan(sc.Text(), &num, &emp, &move, &score, &known, &nodes, &sec); n == 7 {
+			out[num] = baseRun{nodes, time.Duration(sec * float64(time.Second))}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no position lines of \"othello solve\"", path)
+	}
+	return out, sc.Err()
+}
+
+// obfFirstNumber reads the first position's number from a file name such as
+// fforum-40-59.obf; 1 when the name has no such range.
+func obfFirstNumber(path string) int {
+	name := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".obf")
+	parts := strings.Split(name, "-")
+	if len(parts) < 3 {
+		return 1
+	}
+	var lo, hi int
+	if _, err := fmt.Sscan(parts[len(parts)-2], &lo); err != nil || lo < 1 {
+		return 1
+	}
+	if _, err := fmt.Sscan(parts[len(parts)-1], &hi); err != nil || hi < lo {
+		return 1
+	}
+	return lo
+}
