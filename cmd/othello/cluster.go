@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/othellogo/othello/cluster"
 	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/protocol"
 )
 
 // The distributed solve (package cluster, docs/distributed.md): "othello worker" runs a
@@ -134,9 +134,9 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 		return err
 	}
 	if *first <= 0 {
-		*first = obfFirstNumber(path)
+		*first = endgame.FirstNumber(path)
 	}
-	selected, err := selectProblems(*only, *first, len(problems))
+	selected, err := endgame.SelectProblems(*only, *first, len(problems))
 	if err != nil {
 		return exitError{2, err}
 	}
@@ -200,7 +200,7 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 			}
 		}
 		sec := out.Wall.Seconds()
-		fmt.Fprintf(env.stdout, "%4d %3d %4v %+6d %6s %14d %9.3f %8.1f %6d %3d  %s%s\n", *first+i, pr.Board.NumEmpties(), out.Move, out.Score, knownText, out.Nodes, sec, float64(out.Nodes)/sec/1e6, out.Tasks, out.Workers, pvText(out.PV), verdict)
+		fmt.Fprintf(env.stdout, "%4d %3d %4v %+6d %6s %14d %9.3f %8.1f %6d %3d  %s%s\n", *first+i, pr.Board.NumEmpties(), out.Move, out.Score, knownText, out.Nodes, sec, float64(out.Nodes)/sec/1e6, out.Tasks, out.Workers, protocol.PVWords(out.PV), verdict)
 	}
 	sec := tot.Wall.Seconds()
 	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s, %.1f Mn/s, %d wrong\n", len(selected), tot.Nodes, sec, float64(tot.Nodes)/sec/1e6, wrong)
@@ -270,22 +270,4 @@ func readBase(path string) (map[int]baseRun, error) {
 		return nil, fmt.Errorf("%s: no position lines of \"othello solve\"", path)
 	}
 	return out, sc.Err()
-}
-
-// obfFirstNumber reads the first position's number from a file name such as
-// fforum-40-59.obf; 1 when the name has no such range.
-func obfFirstNumber(path string) int {
-	name := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".obf")
-	parts := strings.Split(name, "-")
-	if len(parts) < 3 {
-		return 1
-	}
-	var lo, hi int
-	if _, err := fmt.Sscan(parts[len(parts)-2], &lo); err != nil || lo < 1 {
-		return 1
-	}
-	if _, err := fmt.Sscan(parts[len(parts)-1], &hi); err != nil || hi < lo {
-		return 1
-	}
-	return lo
 }
