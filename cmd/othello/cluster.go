@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/othellogo/othello/cluster"
 	"github.com/othellogo/othello/endgame"
-	"github.com/othellogo/othello/protocol"
 )
 
 // The distributed solve (package cluster, docs/distributed.md): "othello worker" runs a
@@ -144,130 +142,27 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	var baseline map[int]baseRun
+	var baseline map[int]cluster.BaseRun
 	if *base != "" {
-		if baseline, err = readBase(*base); err != nil {
+		if baseline, err = cluster.ReadBase(*base); err != nil {
 			return exitError{2, err}
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Addr: list[0], Delay: *delay})
+	wrong, err := cluster.SolveProblems(ctx, env.stdout, cluster.ProblemRun{
+		Path: path, Problems: problems, Selected: selected, First: *first, Addrs: list, Delay: *delay, Flush: *flush,
+		Base: baseline, BasePath: *base, Workers: *nWorkers,
+		Options: cluster.ControllerOptions{
+			Split: sp, PVDepth: *pvDepth, TaskEmpties: *taskEmpties, Strict: *strict, NoAspiration: *noAsp, Eval: ev.ev, Stall: *stall,
+			Logf:   func(format string, args ...any) { env.log.Warn().Msgf(format, args...) },
+			Debugf: func(format string, args ...any) { env.log.Debug().Msgf(format, args...) },
+		}})
 	if err != nil {
 		return err
-	}
-	defer q.Close()
-	c := cluster.NewController(q, cluster.ControllerOptions{
-		Split: sp, PVDepth: *pvDepth, TaskEmpties: *taskEmpties, Strict: *strict, NoAspiration: *noAsp, Eval: ev.ev, Stall: *stall,
-		Logf:   func(format string, args ...any) { env.log.Warn().Msgf(format, args...) },
-		Debugf: func(format string, args ...any) { env.log.Debug().Msgf(format, args...) },
-	})
-	mode := sp.String()
-	if sp == cluster.PVSplit {
-		mode = fmt.Sprintf("pvsplit depth %d", *pvDepth)
-		if *strict {
-			mode += " strict"
-		}
-	}
-	fmt.Fprintf(env.stdout, "%s: %d positions, exact, %s, tasks from %d empties, queue on %s, %d Redis server(s)\n", path, len(selected), mode, *taskEmpties, list[0], len(list))
-	fmt.Fprintf(env.stdout, "%4s %3s %4s %6s %6s %14s %9s %8s %6s %3s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "tasks", "wk", "PV")
-	var tot cluster.Stats
-	var baseNodes uint64
-	var baseTime time.Duration
-	wrong := 0
-	for _, i := range selected {
-		pr := &problems[i]
-		if *flush {
-			if err := cluster.FlushTable(ctx, list); err != nil {
-				return err
-			}
-		}
-		out, err := c.Solve(ctx, pr.Board.P, pr.Board.O, -64, 64)
-		if err != nil {
-			return fmt.Errorf("position %d: %w", *first+i, err)
-		}
-		tot.Add(out.Stats)
-		if b, ok := baseline[*first+i]; ok {
-			baseNodes += b.nodes
-			baseTime += b.time
-		}
-		knownText, verdict := "-", ""
-		if known, ok := pr.Best(); ok {
-			knownText = fmt.Sprintf("%+d", known)
-			if out.Score != known {
-				wrong++
-				verdict = "  WRONG"
-			}
-		}
-		sec := out.Wall.Seconds()
-		fmt.Fprintf(env.stdout, "%4d %3d %4v %+6d %6s %14d %9.3f %8.1f %6d %3d  %s%s\n", *first+i, pr.Board.NumEmpties(), out.Move, out.Score, knownText, out.Nodes, sec, float64(out.Nodes)/sec/1e6, out.Tasks, out.Workers, protocol.PVWords(out.PV), verdict)
-	}
-	sec := tot.Wall.Seconds()
-	fmt.Fprintf(env.stdout, "total: %d positions, %d nodes, %.3f s, %.1f Mn/s, %d wrong\n", len(selected), tot.Nodes, sec, float64(tot.Nodes)/sec/1e6, wrong)
-	fmt.Fprintf(env.stdout, "tasks: %d in %d windows (%d withdrawn with %d nodes, %d taken over from silent workers, %d solved twice, %d answered by the global table); workers %.3f s solving\n",
-		tot.Tasks, tot.Windows, tot.Withdrawn, tot.WithdrawnNodes, tot.Reclaimed, tot.Duplicates, tot.FromTable, tot.Search.Seconds())
-	fmt.Fprintf(env.stdout, "communication: %.3f s in %d global probes (%d hits), %.3f s fetching tasks, %.3f s posting results, controller %.3f s making tasks and %.3f s in queue calls; %.3f s blocked waiting for tasks\n",
-		tot.Probe.Seconds(), tot.Probes, tot.Hits, tot.Fetch.Seconds(), tot.Post.Seconds(), tot.Split.Seconds(), tot.Queue.Seconds(), tot.Idle.Seconds())
-	if baseline != nil && baseTime > 0 {
-		n := *nWorkers
-		if n <= 0 {
-			n = tot.Workers
-		}
-		ov := overheads(tot, baseNodes, baseTime, n)
-		fmt.Fprintf(env.stdout, "overheads against %s (N = %d, T1 = %.3f s, S1 = %d nodes): speedup %.2f, TO %+.1f%%, SO %+.1f%%, CO %.1f%%, SY %+.1f%%\n",
-			*base, n, baseTime.Seconds(), baseNodes, ov.speedup, 100*ov.to, 100*ov.so, 100*ov.co, 100*ov.sy)
 	}
 	if wrong > 0 {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
 	}
 	return nil
-}
-
-// overhead is the paper's decomposition of the time overhead: TO = T_N / (T_1/N) - 1,
-// SO = S_N / S_1 - 1, CO = communication time over the ideal time, SY = TO - CO - SO. The
-// communication time is the workers' summed time in Redis calls divided by N (the
-// per-worker mean, so that the four add up) plus the controller's time making and handing
-// out tasks.
-type overhead struct{ speedup, to, so, co, sy float64 }
-
-func overheads(st cluster.Stats, baseNodes uint64, baseTime time.Duration, n int) overhead {
-	ideal := baseTime.Seconds() / float64(n)
-	var o overhead
-	o.speedup = baseTime.Seconds() / st.Wall.Seconds()
-	o.to = st.Wall.Seconds()/ideal - 1
-	o.so = float64(st.Nodes)/float64(baseNodes) - 1
-	o.co = (st.WorkerComm().Seconds()/float64(n) + st.ControllerComm().Seconds()) / ideal
-	o.sy = o.to - o.co - o.so
-	return o
-}
-
-// baseRun is one position of the single-process reference run.
-type baseRun struct {
-	nodes uint64
-	time  time.Duration
-}
-
-// readBase reads the per-position lines of an "othello solve" output: number, empties,
-// move, score, known, nodes, seconds, ...
-func readBase(path string) (map[int]baseRun, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[int]baseRun{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var num, emp int
-		var move, score, known string
-		var nodes uint64
-		var sec float64
-		if n, _ := fmt.Sscan(sc.Text(), &num, &emp, &move, &score, &known, &nodes, &sec); n == 7 {
-			out[num] = baseRun{nodes, time.Duration(sec * float64(time.Second))}
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no position lines of \"othello solve\"", path)
-	}
-	return out, sc.Err()
 }
