@@ -4,11 +4,12 @@ package treesim
 // one process: fail-soft, the same shallow searches and the same transposition table. It
 // counts the node searches that are not answered by the table.
 type Sequential struct {
-	tree   *Tree
-	idStep int
-	tt     boundTable
-	kids   [][]kid
-	Nodes  int
+	tree     *Tree
+	idStep   int
+	tt       boundTable
+	kids     [][]kid
+	Nodes    int // searches not answered by the table
+	Interior int // those of depth 1 or more
 }
 
 // NewSequential returns a sequential search of tree.
@@ -42,6 +43,7 @@ func (q *Sequential) search(sig uint64, h int32, t, j int, alpha, beta int32) (i
 		q.store(sig, 0, v, v)
 		return v, v
 	}
+	q.Interior++
 	if pj := j - q.idStep; q.idStep > 0 && pj >= 1 {
 		if depth, _, _, ok := q.tt.get(sig); !ok || int(depth) < pj {
 			q.search(sig, h, t, pj, alpha, beta)

@@ -136,11 +136,12 @@ type Sim struct {
 
 	stopAfter int // tests: end a run after this many steps (0: never)
 
-	tree   *Tree
-	order  Order
-	procs  int
-	idStep int
-	b, d   int
+	tree       *Tree
+	order      Order
+	procs      int
+	idStep     int
+	freeLeaves bool
+	b, d       int
 }
 
 // NewSim returns a simulator.
@@ -148,17 +149,32 @@ func NewSim() *Sim {
 	return &Sim{}
 }
 
-// Run searches tree with procs processes choosing tasks in the given order. idStep is the depth
-// by which a node's shallow search is shallower than the node's search (the paper's multiple
-// iterative deepening); 0 turns shallow searches off.
-func (s *Sim) Run(tree *Tree, order Order, procs, idStep int) (Result, error) {
-	if procs < 1 {
-		return Result{}, fmt.Errorf("%d processes: want at least 1", procs)
+// Options say how a simulated search runs.
+type Options struct {
+	Order Order
+	Procs int // processes
+	// IDStep is how much shallower a node's shallow search is than the node's search (the
+	// paper's multiple iterative deepening): a search of depth j >= IDStep+1 first runs one of
+	// depth j-IDStep. 0 turns shallow searches off.
+	IDStep int
+	// FreeLeaves makes a search's leaves part of their parent's task: expanding a node of depth
+	// 1 evaluates its children, in order, until one cuts. By default a leaf is a task of its own.
+	FreeLeaves bool
+}
+
+// Run searches tree with the given options.
+func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
+	if o.Procs < 1 {
+		return Result{}, fmt.Errorf("%d processes: want at least 1", o.Procs)
 	}
-	if order < 0 || order >= numOrders {
-		return Result{}, fmt.Errorf("unknown order %d", int(order))
+	if o.Order < 0 || o.Order >= numOrders {
+		return Result{}, fmt.Errorf("unknown order %d", int(o.Order))
 	}
-	s.tree, s.order, s.procs, s.idStep = tree, order, procs, idStep
+	if o.IDStep < 0 {
+		return Result{}, fmt.Errorf("shallow search step %d: want 0 or more", o.IDStep)
+	}
+	s.tree, s.order, s.procs, s.idStep, s.freeLeaves = tree, o.Order, o.Procs, o.IDStep, o.FreeLeaves
+	order := o.Order
 	s.b, s.d = tree.M.B, tree.Depth
 	s.nodes = s.nodes[:0]
 	s.heap = s.heap[:0]
@@ -266,13 +282,7 @@ func (s *Sim) store(sig uint64, depth uint8, lo, hi int32) {
 func (s *Sim) execute(i int32) {
 	n := &s.nodes[i]
 	if n.j == 0 {
-		var v int32
-		if int(n.t) == s.d {
-			v = s.tree.leafValue(n.sig, n.h)
-		} else {
-			v = s.tree.Value(n.sig, n.h, int(n.t))
-		}
-		s.finish(i, v, v)
+		s.evaluate(i)
 		return
 	}
 	pj := int(n.j) - s.idStep
@@ -321,6 +331,24 @@ func (s *Sim) spawnKids(i int32) {
 	}
 	s.nodes[i].kidsDirty = true
 	s.markDirty(i)
+	if s.freeLeaves && j == 0 {
+		for c := base; c < base+int32(s.b) && s.nodes[i].state == expanded; c++ {
+			s.evaluate(c)
+		}
+	}
+}
+
+// evaluate finishes the search of depth 0 at node i with its value: the leaf's, or the exact
+// value of the subtree for the frontier of a shallow search.
+func (s *Sim) evaluate(i int32) {
+	n := &s.nodes[i]
+	var v int32
+	if int(n.t) == s.d {
+		v = s.tree.leafValue(n.sig, n.h)
+	} else {
+		v = s.tree.Value(n.sig, n.h, int(n.t))
+	}
+	s.finish(i, v, v)
 }
 
 // finish records the result of node i and tells its parent, which may finish in turn.

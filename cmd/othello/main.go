@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"play":    {"play a game against the engine on the console", cmdPlay},
 		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
 		"train":   {"fit the evaluation weights to game files", cmdTrain},
+		"treesim": {"simulate parallel alpha-beta task orders on artificial trees (seed paper 000)", cmdTreesim},
 		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
 		"version": {"print the engine version", cmdVersion},
 	}
