@@ -77,7 +77,9 @@ func PDirect(w Window) float64 {
 	if w.Beta != inf {
 		p += (1 - cdfBelow(w.Beta-1, w.MuB, w.SdB)) * cdfBelow(w.Beta-1, w.MuA, w.SdA)
 	}
-	return p
+	// The density summed over the integers exceeds 1 by up to 1e-7; a node must not rank
+	// above those that are searched for sure.
+	return min(p, 1)
 }
 
 // pointCases answers when alpha or beta is certain (MuA = -Inf or MuB = +Inf); the caller has
@@ -176,7 +178,7 @@ func (t *Table) cell(eta, rho int, alpha, beta int32) float64 {
 	if alpha != -inf {
 		p -= at(alpha)
 	}
-	return p
+	return min(max(p, 0), 1)
 }
 
 func (t *Table) sums(eta, rho int) []float64 {
