@@ -249,23 +249,13 @@ func (e *exactState) set(s *Sim, i int32, p histPair) {
 	n.hv++
 }
 
-// release frees the histograms of finished node i and of the nodes below it that died with it.
+// release frees the histograms of node i, which has finished or died.
 func (e *exactState) release(s *Sim, i int32) {
 	n := &s.nodes[i]
 	if n.hist >= 0 {
 		e.pairs[n.hist] = histPair{}
 		e.free = append(e.free, n.hist)
 		n.hist = -1
-	}
-	if c := n.prelude; c >= 0 && s.nodes[c].state != done {
-		e.release(s, c)
-	}
-	if k := n.kids; k >= 0 {
-		for c := k; c < k+int32(s.b); c++ {
-			if s.nodes[c].state != done {
-				e.release(s, c)
-			}
-		}
 	}
 }
 
@@ -330,7 +320,7 @@ func (e *exactState) kids(s *Sim, i int32, changed []bool) {
 		}
 		stale := changed[k] || c.inPV != n.hv || c.inDone != elders || c.hist < 0 && c.state != pending
 		switch {
-		case !stale && c.state == pending && c.queued:
+		case !stale && c.state == pending && c.heapAt >= 0:
 			e.pBuf[k] = c.pri
 		case !stale && c.state != pending:
 		case c.state == pending:
@@ -340,7 +330,7 @@ func (e *exactState) kids(s *Sim, i int32, changed []bool) {
 			b := m.negate(&e.bufB)
 			b = b.cutAbove(c.bs, &e.bufC)
 			e.pBuf[k] = pLess(&a, &b)
-			changed[k] = e.pBuf[k] != c.pri || !c.queued
+			changed[k] = e.pBuf[k] != c.pri || c.heapAt < 0
 			c.inPV, c.inDone = n.hv, elders
 		default:
 			a := par.b.negate(nil)

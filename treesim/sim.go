@@ -70,12 +70,12 @@ type node struct {
 	sdA, sdB float64
 	h        int32 // provisional value
 	parent   int32
-	prelude  int32 // the shallow search, -1 if none
-	kids     int32 // first of the B children, -1 before they exist
-	a, b     int32 // parallel window: the bounds known now
-	as, bs   int32 // sequential window (alpha', beta')
-	lo, hi   int32 // while expanded: max of -hi and -lo over the finished children; when done: the result
-	ver      uint32
+	prelude  int32  // the shallow search, -1 if none
+	kids     int32  // first of the B children, -1 before they exist
+	a, b     int32  // parallel window: the bounds known now
+	as, bs   int32  // sequential window (alpha', beta')
+	lo, hi   int32  // while expanded: max of -hi and -lo over the finished children; when done: the result
+	heapAt   int32  // position in the heap, -1 when not queued
 	hist     int32  // exact order: index of the node's histograms, -1 if none
 	hv, inPV uint32 // exact order: version of the histograms, the parent's version they came from
 	t, j     uint8  // tree depth, search depth
@@ -84,7 +84,7 @@ type node struct {
 	ndone    uint8
 	state    state
 	// kidsDirty: the children's windows must be recomputed; subDirty: something below changed.
-	kidsDirty, subDirty, queued bool
+	kidsDirty, subDirty bool
 }
 
 func (n *node) window() Window {
@@ -100,11 +100,12 @@ func (n *node) setWindow(a, b, as, bs int32, muA, muB, sdA, sdB float64) bool {
 	return true
 }
 
+// entry is a queued task: a copy of its priority and key, so that the heap compares without
+// touching the nodes.
 type entry struct {
 	pri  float64
 	key  uint64
 	node int32
-	ver  uint32
 }
 
 func (e entry) before(f entry) bool {
@@ -192,7 +193,7 @@ func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
 	}
 	sr := tree.M.SigmaR
 	s.nodes = append(s.nodes, node{
-		parent: -1, prelude: -1, kids: -1, hist: -1,
+		parent: -1, prelude: -1, kids: -1, hist: -1, heapAt: -1,
 		a: -inf, b: inf, as: -inf, bs: inf,
 		muA: math.Inf(-1), muB: math.Inf(1), sdA: sr, sdB: sr,
 		j: uint8(s.d),
@@ -235,7 +236,7 @@ func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
 			return res, fmt.Errorf("treesim: more than %d steps", limit)
 		}
 		for _, i := range s.run {
-			if s.alive(i) {
+			if s.nodes[i].state == running { // not killed by another task's result
 				s.execute(i)
 			}
 		}
@@ -250,16 +251,6 @@ func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
 	}
 	res.Value = root.lo
 	return res, nil
-}
-
-// alive reports whether no ancestor of node i has finished (a finished node's tasks are void).
-func (s *Sim) alive(i int32) bool {
-	for p := s.nodes[i].parent; p >= 0; p = s.nodes[p].parent {
-		if s.nodes[p].state == done {
-			return false
-		}
-	}
-	return true
 }
 
 // probe answers a task from the transposition table when an entry at least as deep decides its
@@ -299,7 +290,7 @@ func (s *Sim) startPrelude(i int32, depth uint8) {
 	p := int32(len(s.nodes))
 	n := s.nodes[i]
 	s.nodes = append(s.nodes, node{
-		sig: n.sig, key: n.key, h: n.h, parent: i, prelude: -1, kids: -1, hist: -1,
+		sig: n.sig, key: n.key, h: n.h, parent: i, prelude: -1, kids: -1, hist: -1, heapAt: -1,
 		a: n.a, b: n.b, as: n.as, bs: n.bs, muA: n.muA, muB: n.muB, sdA: n.sdA, sdB: n.sdB,
 		t: n.t, j: depth,
 	})
@@ -325,7 +316,7 @@ func (s *Sim) spawnKids(i int32) {
 	key, t, j, w := n.key, n.t+1, n.j-1, s.weight[n.j-1]
 	for k, c := range s.kidBuf {
 		s.nodes = append(s.nodes, node{
-			sig: c.sig, key: key + uint64(k+1)*w, h: c.h, parent: i, prelude: -1, kids: -1, hist: -1,
+			sig: c.sig, key: key + uint64(k+1)*w, h: c.h, parent: i, prelude: -1, kids: -1, hist: -1, heapAt: -1,
 			t: t, j: j, idx: uint8(k + 1),
 		})
 	}
@@ -357,10 +348,8 @@ func (s *Sim) finish(i int32, lo, hi int32) {
 	n.state = done
 	n.lo, n.hi = lo, hi
 	s.store(n.sig, n.j, lo, hi)
-	if s.order == Exact {
-		s.ex.release(s, i)
-		n = &s.nodes[i]
-	}
+	s.kill(i)
+	n = &s.nodes[i]
 	p := n.parent
 	if p < 0 {
 		return
@@ -381,6 +370,30 @@ func (s *Sim) finish(i int32, lo, hi int32) {
 	default:
 		pn.kidsDirty = true
 		s.markDirty(p)
+	}
+}
+
+// kill ends the searches below node i, which has finished: their tasks leave the heap and
+// their results, should a process be running one, are dropped.
+func (s *Sim) kill(i int32) {
+	n := &s.nodes[i]
+	if n.heapAt >= 0 {
+		s.remove(n.heapAt)
+	}
+	if s.order == Exact {
+		s.ex.release(s, i)
+	}
+	if c := n.prelude; c >= 0 && s.nodes[c].state != done {
+		s.nodes[c].state = done
+		s.kill(c)
+	}
+	if k := n.kids; k >= 0 {
+		for c := k; c < k+int32(s.b); c++ {
+			if s.nodes[c].state != done {
+				s.nodes[c].state = done
+				s.kill(c)
+			}
+		}
 	}
 }
 
@@ -493,7 +506,7 @@ func (s *Sim) touch(c int32, changed bool) {
 	n := &s.nodes[c]
 	switch n.state {
 	case pending:
-		if changed || !n.queued {
+		if changed || n.heapAt < 0 {
 			s.queue(c)
 		}
 	case waiting, expanded:
@@ -504,7 +517,7 @@ func (s *Sim) touch(c int32, changed bool) {
 	}
 }
 
-// queue (re)enters pending task i in the heap when its priority changed.
+// queue enters pending task i in the heap, or moves it when its priority changed.
 func (s *Sim) queue(i int32) {
 	n := &s.nodes[i]
 	var pri float64
@@ -526,62 +539,82 @@ func (s *Sim) queue(i int32) {
 	case Exact:
 		pri = s.ex.p(s, i)
 	}
-	if n.queued && pri == n.pri {
+	if n.heapAt >= 0 {
+		if pri == n.pri {
+			return
+		}
+		n.pri = pri
+		k := n.heapAt
+		s.heap[k].pri = pri
+		s.down(s.up(k))
 		return
 	}
 	n.pri = pri
-	n.ver++
-	n.queued = true
-	s.push(entry{pri, n.key, i, n.ver})
+	s.heap = append(s.heap, entry{pri, n.key, i})
+	k := int32(len(s.heap) - 1)
+	n.heapAt = k
+	s.up(k)
 }
 
-func (s *Sim) push(e entry) {
-	h := append(s.heap, e)
-	k := len(h) - 1
+// The heap is binary and indexed: each queued node knows its position.
+
+func (s *Sim) swap(a, b int32) {
+	h := s.heap
+	h[a], h[b] = h[b], h[a]
+	s.nodes[h[a].node].heapAt = a
+	s.nodes[h[b].node].heapAt = b
+}
+
+func (s *Sim) up(k int32) int32 {
 	for k > 0 {
 		p := (k - 1) / 2
-		if !h[k].before(h[p]) {
+		if !s.heap[k].before(s.heap[p]) {
 			break
 		}
-		h[k], h[p] = h[p], h[k]
+		s.swap(k, p)
 		k = p
 	}
-	s.heap = h
+	return k
 }
 
-// pop takes the best live task off the heap, or returns -1.
-func (s *Sim) pop() int32 {
-	for len(s.heap) > 0 {
-		h := s.heap
-		e := h[0]
-		last := len(h) - 1
-		h[0] = h[last]
-		h = h[:last]
-		k := 0
-		for {
-			l := 2*k + 1
-			if l >= len(h) {
-				break
-			}
-			if r := l + 1; r < len(h) && h[r].before(h[l]) {
-				l = r
-			}
-			if !h[l].before(h[k]) {
-				break
-			}
-			h[k], h[l] = h[l], h[k]
-			k = l
+func (s *Sim) down(k int32) {
+	n := int32(len(s.heap))
+	for {
+		l := 2*k + 1
+		if l >= n {
+			return
 		}
-		s.heap = h
-		n := &s.nodes[e.node]
-		if n.ver != e.ver || n.state != pending {
-			continue
+		if r := l + 1; r < n && s.heap[r].before(s.heap[l]) {
+			l = r
 		}
-		n.queued = false
-		if !s.alive(e.node) {
-			continue
+		if !s.heap[l].before(s.heap[k]) {
+			return
 		}
-		return e.node
+		s.swap(k, l)
+		k = l
 	}
-	return -1
+}
+
+// remove takes the entry at position k out of the heap.
+func (s *Sim) remove(k int32) {
+	last := int32(len(s.heap) - 1)
+	s.nodes[s.heap[k].node].heapAt = -1
+	if k != last {
+		s.heap[k] = s.heap[last]
+		s.nodes[s.heap[k].node].heapAt = k
+	}
+	s.heap = s.heap[:last]
+	if k != last {
+		s.down(s.up(k))
+	}
+}
+
+// pop takes the best task off the heap, or returns -1.
+func (s *Sim) pop() int32 {
+	if len(s.heap) == 0 {
+		return -1
+	}
+	i := s.heap[0].node
+	s.remove(0)
+	return i
 }
