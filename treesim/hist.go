@@ -128,6 +128,24 @@ func (h hist) cutAbove(b int32, buf *[]float32) hist {
 	return hist{lo: lo, c: c, neg: h.neg}
 }
 
+// fill appends F(v) for v = lo..hi to dst.
+func (h *hist) fill(dst []float32, lo, hi int32) []float32 {
+	top := h.lo + int32(len(h.c)) - 1
+	v := lo
+	for ; v <= hi && v < h.lo; v++ {
+		dst = append(dst, h.neg)
+	}
+	if v <= hi && v <= top {
+		end := min(hi, top)
+		dst = append(dst, h.c[v-h.lo:end-h.lo+1]...)
+		v = end + 1
+	}
+	for ; v <= hi; v++ {
+		dst = append(dst, 1-h.pos)
+	}
+	return dst
+}
+
 // maxOf is the distribution of the larger of two independent values: F = F1 F2, with tails
 // under histEps cut.
 func maxOf(x, y *hist, buf *[]float32) hist {
@@ -143,35 +161,86 @@ func maxOf(x, y *hist, buf *[]float32) hist {
 		lo = min(lo, y.lo)
 		hi = max(hi, y.lo+int32(len(y.c))-1)
 	}
-	for lo < hi && x.at(lo)*y.at(lo)-neg < histEps {
-		lo++
+	c := x.fill(into(buf), lo, hi)
+	whole := c
+	yl := y.lo
+	for i := range c {
+		v := lo + int32(i)
+		switch {
+		case v < yl:
+			c[i] *= y.neg
+		case int(v-yl) < len(y.c):
+			c[i] *= y.c[v-yl]
+		default:
+			c[i] *= 1 - y.pos
+		}
 	}
-	for hi > lo && top-x.at(hi-1)*y.at(hi-1) < histEps {
-		hi--
+	// Cut the tails: below histEps above neg, within histEps of top.
+	i, j := 0, len(c)-1
+	for i < j && c[i]-neg < histEps {
+		i++
 	}
-	c := into(buf)
-	for v := lo; v <= hi; v++ {
-		c = append(c, x.at(v)*y.at(v))
+	for j > i && top-c[j-1] < histEps {
+		j--
 	}
+	c = c[i : j+1]
 	c[len(c)-1] = top
-	keep(buf, c)
-	return hist{lo: lo, c: c, neg: neg, pos: 1 - top}
+	keep(buf, whole)
+	return hist{lo: lo + int32(i), c: c, neg: neg, pos: 1 - top}
 }
 
-// pLess is P(A < B) for independent A and B: the sum over b of P(B = b) F_A(b-1).
-func pLess(a, b *hist) float64 {
+// pLess is P(A < B) for independent A and B: the sum over b of P(B = b) F_A(b-1). It uses
+// *buf (if not nil) as scratch.
+func pLess(a, b *hist, buf *[]float32) float64 {
 	// B = -inf gives nothing; B = +inf gives P(A < +inf).
 	p := float64(b.pos) * float64(1-a.pos)
+	if len(b.c) == 0 {
+		return min(p, 1)
+	}
+	fa := a.fill(into(buf), b.lo-1, b.lo+int32(len(b.c))-2)
+	keep(buf, fa)
 	prev := float64(b.neg)
 	for i, f := range b.c {
 		q := float64(f) - prev
 		prev = float64(f)
 		if q > 0 {
-			p += q * float64(a.at(b.lo+int32(i)-1))
+			p += q * float64(fa[i])
 		}
 	}
 	// Rounding in the float32 distribution functions must not lift a node above the ones that
 	// are surely searched.
+	return min(p, 1)
+}
+
+// pChild is P_n of a child from its parent's beta bn and the maximum m of the parent's alpha
+// and the predictions of the child's unfinished elder brothers, without building the child's
+// histograms: alpha = max(alpha', -bn) and beta = min(beta', -m), so with u = -beta,
+//
+//	P = sum over alpha' < -u < beta' of P(m = u) P(bn > u)  +  P(m <= -beta') P(bn > -beta').
+func pChild(bn, m *hist, alpha, beta int32) float64 {
+	if alpha >= beta {
+		return 0
+	}
+	above := func(u int32) float64 { return 1 - float64(bn.at(u)) } // P(bn > u)
+	p := float64(m.at(-beta)) * above(-beta)
+	lo, hi := m.lo, m.lo+int32(len(m.c))-1 // m's finite values
+	if beta != inf {
+		lo = max(lo, -beta+1)
+	}
+	if alpha != -inf {
+		hi = min(hi, -alpha-1)
+	}
+	for u := lo; u <= hi; u++ {
+		q := m.c[u-m.lo]
+		if u > m.lo {
+			q -= m.c[u-m.lo-1]
+		} else {
+			q -= m.neg
+		}
+		if q > 0 {
+			p += float64(q) * above(u)
+		}
+	}
 	return min(p, 1)
 }
 
@@ -185,11 +254,11 @@ type exactState struct {
 	free  []int32
 	// deep[r] is the distribution of a child's value seen from its parent minus the child's
 	// provisional value seen from the parent, for remaining depths of parity r: Model.deep negated.
-	deep                    [2]hist
-	m                       *Model
-	pBuf                    [32]float64
-	bufA, bufA2, bufB, bufC []float32
-	bufM                    [2][]float32
+	deep [2]hist
+	m    *Model
+	pBuf [32]float64
+	bufP []float32
+	bufM [2][]float32
 }
 
 func (e *exactState) reset() {
@@ -324,12 +393,7 @@ func (e *exactState) kids(s *Sim, i int32, changed []bool) {
 			e.pBuf[k] = c.pri
 		case !stale && c.state != pending:
 		case c.state == pending:
-			// alpha = -beta_n cut below at alpha'; beta = -max cut above at beta'.
-			a := par.b.negate(&e.bufA)
-			a = a.cutBelow(c.as, &e.bufA2)
-			b := m.negate(&e.bufB)
-			b = b.cutAbove(c.bs, &e.bufC)
-			e.pBuf[k] = pLess(&a, &b)
+			e.pBuf[k] = pChild(&par.b, &m, c.as, c.bs)
 			changed[k] = e.pBuf[k] != c.pri || c.heapAt < 0
 			c.inPV, c.inDone = n.hv, elders
 		default:
@@ -352,7 +416,7 @@ func (e *exactState) p(s *Sim, i int32) float64 {
 	n := &s.nodes[i]
 	if n.idx == 0 {
 		pr := e.pairs[n.hist]
-		return pLess(&pr.a, &pr.b)
+		return pLess(&pr.a, &pr.b, &e.bufP)
 	}
 	return e.pBuf[n.idx-1]
 }

@@ -380,8 +380,24 @@ func TestHistograms(t *testing.T) {
 		}
 		a := histNormal(w.MuA, w.SdA).cutBelow(w.Alpha, nil)
 		b := histNormal(w.MuB, w.SdB).cutAbove(w.Beta, nil)
-		if got, want := pLess(&a, &b), PDirect(w); math.Abs(got-want) > 1e-3 {
+		if got, want := pLess(&a, &b, nil), PDirect(w); math.Abs(got-want) > 1e-3 {
 			t.Errorf("%+v: histograms %.5f, equation 7 %.5f", w, got, want)
+		}
+	}
+	// A child's P_n without its histograms is P_n with them.
+	for range 200 {
+		bn := histNormal(r.NormFloat64()*100, 60+40*r.Float64())
+		m := histNormal(r.NormFloat64()*100, 60+40*r.Float64())
+		if r.IntN(4) == 0 {
+			m = pointHist(-inf)
+		}
+		w := randomWindow(r)
+		a := bn.negate(nil)
+		a = a.cutBelow(w.Alpha, nil)
+		b := m.negate(nil)
+		b = b.cutAbove(w.Beta, nil)
+		if got, want := pChild(&bn, &m, w.Alpha, w.Beta), pLess(&a, &b, nil); math.Abs(got-want) > 1e-5 {
+			t.Errorf("alpha' %d beta' %d: pChild %.6f, pLess %.6f", w.Alpha, w.Beta, got, want)
 		}
 	}
 	// The maximum of small distributions, against enumeration.
@@ -414,10 +430,10 @@ func TestHistograms(t *testing.T) {
 		t.Errorf("cut above 1: F(0) %v F(1) %v", c.at(0), c.at(1))
 	}
 	inf0, sup := pointHist(-inf), pointHist(inf)
-	if p := pLess(&inf0, &sup); p != 1 {
+	if p := pLess(&inf0, &sup, nil); p != 1 {
 		t.Errorf("P(-inf < +inf) = %v", p)
 	}
-	if p := pLess(&sup, &inf0); p != 0 {
+	if p := pLess(&sup, &inf0, nil); p != 0 {
 		t.Errorf("P(+inf < -inf) = %v", p)
 	}
 }
