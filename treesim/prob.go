@@ -13,12 +13,6 @@ type Window struct {
 	SdA, SdB    float64
 }
 
-// Surely reports whether the window is that of a node of the predicted minimal tree: alpha or
-// beta is known not to move, so the node is searched unless the sequential window is empty.
-func (w Window) surely() bool {
-	return math.IsInf(w.MuA, -1) && w.Alpha == -inf || math.IsInf(w.MuB, 1) && w.Beta == inf
-}
-
 // NoDist is equation 14: the node counts as searched when the window of the predicted values,
 // cut by the sequential window, is not empty.
 func (w Window) NoDist() bool {

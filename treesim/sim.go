@@ -1,7 +1,6 @@
 package treesim
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
@@ -26,26 +25,31 @@ const (
 	numOrders
 )
 
-var orderNames = [numOrders]string{"method", "nodist", "depthfirst", "ybwc", "exact"}
-
 func (o Order) String() string {
-	if o >= 0 && o < numOrders {
-		return orderNames[o]
+	switch o {
+	case Method:
+		return "method"
+	case NoDist:
+		return "nodist"
+	case DepthFirst:
+		return "depthfirst"
+	case YBWC:
+		return "ybwc"
+	case Exact:
+		return "exact"
 	}
 	return fmt.Sprintf("Order(%d)", int(o))
 }
 
 // ParseOrder reads an order's name as String writes it.
 func ParseOrder(s string) (Order, error) {
-	for i, n := range orderNames {
-		if n == s {
-			return Order(i), nil
+	for o := range numOrders {
+		if o.String() == s {
+			return o, nil
 		}
 	}
 	return 0, fmt.Errorf("unknown order %q (want method, nodist, depthfirst, ybwc or exact)", s)
 }
-
-var errStopped = errors.New("treesim: stopped")
 
 // oneP is where a probability counts as 1 for the depth-first order (the paper's footnote 5).
 const oneP = 1 - 1e-6
@@ -112,11 +116,6 @@ func (e entry) before(f entry) bool {
 	return e.pri > f.pri || e.pri == f.pri && e.key < f.key
 }
 
-type ttEntry struct {
-	depth  uint8
-	lo, hi int32
-}
-
 // Result is what one simulated search measured.
 type Result struct {
 	Steps int   // steps until the root's value was known
@@ -134,8 +133,6 @@ type Sim struct {
 	kidBuf []kid
 	weight []uint64
 	ex     exactState
-
-	stopAfter int // tests: end a run after this many steps (0: never)
 
 	tree       *Tree
 	order      Order
@@ -241,9 +238,6 @@ func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
 			}
 		}
 		s.settle()
-		if res.Steps == s.stopAfter {
-			return res, errStopped
-		}
 	}
 	root := s.nodes[0]
 	if root.lo != root.hi {
