@@ -166,8 +166,10 @@ func TestOneProcessIsSequential(t *testing.T) {
 // take more steps than the tasks they execute.
 func TestEveryOrderFindsTheValue(t *testing.T) {
 	shapes := []struct{ b, d int }{{3, 6}, {5, 6}, {12, 4}}
+	procs := []int{2, 64, 16384}
 	if !testing.Short() {
 		shapes = append(shapes, struct{ b, d int }{5, 10}, struct{ b, d int }{20, 6})
+		procs = []int{2, 7, 64, 1024, 16384}
 	}
 	s := NewSim()
 	for _, c := range shapes {
@@ -176,7 +178,7 @@ func TestEveryOrderFindsTheValue(t *testing.T) {
 			tr := tree(t, m, c.d, seed)
 			want := tr.Value(0, 0, 0)
 			for o := range numOrders {
-				for _, p := range []int{2, 7, 64, 1024, 16384} {
+				for _, p := range procs {
 					for _, id := range []int{0, 2} {
 						res, err := s.Run(tr, Options{o, p, id, seed == 1})
 						if err != nil {
@@ -219,7 +221,11 @@ func randomWindow(r *rand.Rand) Window {
 func TestPInUnitInterval(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var tab Table
-	for range 20000 {
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
 		w := randomWindow(r)
 		for name, p := range map[string]float64{"direct": PDirect(w), "table": tab.P(w)} {
 			if !(p >= 0 && p <= 1+1e-9) {
@@ -441,7 +447,7 @@ func TestHistograms(t *testing.T) {
 // A report depends on the seed, not on the number of workers; with one process every order
 // takes the sequential search's node count.
 func TestReportIsDeterministic(t *testing.T) {
-	cfg := Config{B: 4, Depth: 6, Trees: 6, Seed: 9, Procs: []int{1, 16, 256}, Orders: []Order{Method, NoDist, DepthFirst, YBWC, Exact}, IDStep: 2}
+	cfg := Config{B: 4, Depth: 5, Trees: 4, Seed: 9, Procs: []int{1, 16, 256}, Orders: []Order{Method, NoDist, DepthFirst, YBWC, Exact}, IDStep: 2}
 	cfg.Workers = 1
 	a, err := Run(context.Background(), cfg, nil)
 	if err != nil {
