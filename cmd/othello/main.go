@@ -49,6 +49,7 @@ func commands() map[string]command {
 		"dsolve":  {"solve an .obf file on worker processes sharing Redis (distributed)", cmdDsolve},
 		"worker":  {"solve the tasks of dsolve from Redis (a distributed solve's searcher)", cmdWorker},
 		"train":   {"fit the evaluation weights to game files", cmdTrain},
+		"treesim": {"simulate parallel alpha-beta task orders on artificial trees (seed paper 000)", cmdTreesim},
 		"eval":    {"static evaluation of a position, or its error on game files", cmdEval},
 		"version": {"print the engine version", cmdVersion},
 	}
