@@ -48,8 +48,8 @@ func cmdBench(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := configureDepthBy(&base, *depthBy, *devCost); err != nil {
-		return err
+	if err := base.SetDepthBy(*depthBy, *devCost); err != nil {
+		return exitError{2, err}
 	}
 	if *moveTime != 0 {
 		if *file == "" || *moveTime < 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/othellogo/othello/internal/flagconfig"
 	"github.com/othellogo/othello/internal/progress"
+	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
 	"github.com/schollz/progressbar/v3"
 )
@@ -65,6 +66,17 @@ func parseArgs(env *cmdEnv, fs *flag.FlagSet, args []string, min, max int, want 
 func usageError(fs *flag.FlagSet, err error) error {
 	fs.Usage()
 	return exitError{2, err}
+}
+
+// checkOptions makes an options Check's error a usage error, printing the usage first when
+// the package marks it so (search.UsageError).
+func checkOptions(fs *flag.FlagSet, err error) error {
+	if errors.As(err, &search.UsageError{}) {
+		return usageError(fs, err)
+	} else if err != nil {
+		return exitError{2, err}
+	}
+	return nil
 }
 
 // newBar makes a progress bar on stderr, silent with -q.

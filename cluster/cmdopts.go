@@ -1,0 +1,117 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/eval"
+)
+
+// The settings of the othello worker and dsolve commands, their checks and runs; the
+// commands bind their flags to the fields and only wire.
+
+// WorkerRun is a worker command's run: the Redis servers (host:port, comma-separated; the
+// first carries the queue), the threads, the local table in MiB, the fewest empties at which
+// the global table is asked, no global table, the delay added to every round trip, the
+// queue's visibility timeout, the evaluation, and the WorkerOptions' name, give-up time and
+// log. Infof logs the start and the global table's statistics at the end.
+type WorkerRun struct {
+	Addrs                           string
+	Threads, HashMiB, GlobalEmpties int
+	NoGlobal                        bool
+	Delay, Visibility               time.Duration
+	Eval                            *eval.Evaluator
+	WorkerOptions
+	Infof func(format string, args ...any)
+}
+
+// Check refuses an empty or malformed list of servers and threads outside 1-256.
+func (r WorkerRun) Check() error {
+	if _, err := ParseAddrs(r.Addrs); err != nil {
+		return err
+	}
+	if r.Threads < 1 || r.Threads > 256 {
+		return fmt.Errorf("--threads %d: want 1 to 256", r.Threads)
+	}
+	return nil
+}
+
+// Run connects to the servers and solves the queue's tasks until ctx ends.
+func (r WorkerRun) Run(ctx context.Context) error {
+	list, err := ParseAddrs(r.Addrs)
+	if err != nil {
+		return err
+	}
+	q, err := NewRedisQueue(ctx, QueueOptions{Addr: list[0], Delay: r.Delay, Visibility: r.Visibility})
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	opt := r.WorkerOptions
+	opt.Solver = endgame.DefaultSolverOptions(r.HashMiB)
+	opt.Solver.Threads = r.Threads
+	opt.Solver.Eval = r.Eval
+	opt.Solver.GlobalEmpties = r.GlobalEmpties
+	table := "no global table"
+	if !r.NoGlobal {
+		tab, err := NewRedisTable(TableOptions{Addrs: list, Delay: r.Delay})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			st := tab.Stats()
+			r.Infof("global table: %d probes, %d hits, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Hits, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
+			tab.Close()
+		}()
+		opt.Table = tab
+		table = fmt.Sprintf("global table on %d server(s)", len(list))
+	}
+	w := NewWorker(q, opt)
+	r.Infof("worker %s: queue on %s, %s, %d thread(s), local table %d MiB", w.Name(), list[0], table, r.Threads, r.HashMiB)
+	return w.Run(ctx)
+}
+
+// DsolveOptions are the dsolve command's: the run, with the Redis servers, the split and the
+// positions solved (endgame.SelectProblems) as text.
+type DsolveOptions struct {
+	ProblemRun
+	AddrList, SplitName, Only string
+}
+
+// Check reads the list of servers and the split into the run, refusing malformed ones.
+func (o *DsolveOptions) Check() error {
+	list, err := ParseAddrs(o.AddrList)
+	if err != nil {
+		return err
+	}
+	sp, err := ParseSplit(o.SplitName)
+	if err != nil {
+		return err
+	}
+	o.Addrs, o.Options.Split = list, sp
+	return nil
+}
+
+// Select sets the run's file and positions (First from the file's name when not positive)
+// and selects those of Only, refusing a selection outside them.
+func (o *DsolveOptions) Select(path string, problems []endgame.Problem) error {
+	o.Path, o.Problems = path, problems
+	if o.First <= 0 {
+		o.First = endgame.FirstNumber(path)
+	}
+	var err error
+	o.Selected, err = endgame.SelectProblems(o.Only, o.First, len(problems))
+	return err
+}
+
+// ReadBase reads the single-process run of BasePath, when set.
+func (o *DsolveOptions) ReadBase() error {
+	if o.BasePath == "" {
+		return nil
+	}
+	var err error
+	o.Base, err = ReadBase(o.BasePath)
+	return err
+}
