@@ -62,6 +62,9 @@ type Runner struct {
 	Search SearchConfig
 	Log    zerolog.Logger
 	Out    io.Writer
+	// NewSearcher, when set, makes the Threads searchers in place of local engines (e.g.
+	// one that has other processes search, for a book built on several machines).
+	NewSearcher func() Searcher
 }
 
 // Run does the work on the book file at path and saves it; a cancelled ctx (Ctrl-C) stops it
@@ -79,7 +82,11 @@ func (r Runner) Run(ctx context.Context, path, what string, w Work) error {
 		r.Log.Info().Int("steps_done", job.Resumed).Msgf("going on with the interrupted %s", w)
 	}
 	cfg := r.Search.engine()
-	engine := search.NewEngine(cfg)
+	newSearcher := func() Searcher { return search.NewEngine(cfg) }
+	if r.NewSearcher != nil {
+		newSearcher = r.NewSearcher
+	}
+	engine := newSearcher()
 	start := time.Now()
 	last := start
 	opt := Options{Depth: r.Search.Depth, Selectivity: r.Search.Selectivity, Progress: func(done, total int) {
@@ -93,7 +100,7 @@ func (r Runner) Run(ctx context.Context, path, what string, w Work) error {
 		}
 	}}
 	for i := 1; i < r.Search.Threads; i++ {
-		opt.Helpers = append(opt.Helpers, search.NewEngine(cfg))
+		opt.Helpers = append(opt.Helpers, newSearcher())
 	}
 	r.Log.Info().Str("eval", r.Search.EvalName).Int("depth", r.Search.Depth).Int("threads", r.Search.Threads).Msg("searching with")
 	err = r.run(ctx, job, engine, w, opt)

@@ -7,19 +7,22 @@ import (
 
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/search"
 )
 
-// The settings of the othello worker and dsolve commands, their checks and runs; the
+// The settings of the othello worker and solve --redis commands, their checks and runs; the
 // commands bind their flags to the fields and only wire.
 
 // WorkerRun is a worker command's run: the Redis servers (host:port, comma-separated; the
 // first carries the queue), the threads, the local table in MiB, the fewest empties at which
 // the global table is asked, no global table, the delay added to every round trip, the
-// queue's visibility timeout, the evaluation, and the WorkerOptions' name, give-up time and
-// log. Infof logs the start and the global table's statistics at the end.
+// queue's visibility timeout, the evaluation, the tables of the midgame engine that runs
+// search tasks in MiB, and the WorkerOptions' name, give-up time and log. Infof logs the
+// start and the global table's statistics at the end.
 type WorkerRun struct {
 	Addrs                           string
 	Threads, HashMiB, GlobalEmpties int
+	SearchMiB                       int
 	NoGlobal                        bool
 	Delay, Visibility               time.Duration
 	Eval                            *eval.Evaluator
@@ -54,6 +57,7 @@ func (r WorkerRun) Run(ctx context.Context) error {
 	opt.Solver.Threads = r.Threads
 	opt.Solver.Eval = r.Eval
 	opt.Solver.GlobalEmpties = r.GlobalEmpties
+	opt.Search = search.Config{TTMiB: r.SearchMiB, Eval: r.Eval, Threads: r.Threads}
 	table := "no global table"
 	if !r.NoGlobal {
 		tab, err := NewRedisTable(TableOptions{Addrs: list, Delay: r.Delay})
@@ -73,7 +77,7 @@ func (r WorkerRun) Run(ctx context.Context) error {
 	return w.Run(ctx)
 }
 
-// DsolveOptions are the dsolve command's: the run, with the Redis servers, the split and the
+// DsolveOptions are those of solve --redis (and its alias dsolve): the run, with the Redis servers, the split and the
 // positions solved (endgame.SelectProblems) as text.
 type DsolveOptions struct {
 	ProblemRun

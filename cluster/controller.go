@@ -11,6 +11,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/search"
 )
 
 // Split is how the controller divides a position into tasks.
@@ -193,7 +194,9 @@ type task struct {
 	id          int
 	n           *node
 	alpha, beta int
-	needed      bool // marked by the last scheduling pass
+	depth, sel  int     // a midgame search task (Controller.Search)
+	res         *Result // its answer
+	needed      bool    // marked by the last scheduling pass
 	withdrawn   bool
 	done        bool
 }
@@ -223,9 +226,7 @@ func newNode(p, o uint64, move board.Square, parent *node) *node {
 // (-64, 64) the exact score.
 func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (Outcome, error) {
 	start := time.Now()
-	var id [8]byte
-	rand.Read(id[:])
-	s := &solve{c: c, ctx: ctx, job: hex.EncodeToString(id[:]), workers: map[string]bool{}}
+	s := c.newSolve(ctx)
 	// Scores lie in [-64, 64]: a window reaching either end is opened by one so that the
 	// extreme scores are exact (as endgame.Solver.Solve).
 	if alpha <= -64 {
@@ -258,6 +259,55 @@ func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (O
 		out.Move, out.PV = bestLine(root)
 	}
 	return out, nil
+}
+
+func (c *Controller) newSolve(ctx context.Context) *solve {
+	var id [8]byte
+	rand.Read(id[:])
+	return &solve{c: c, ctx: ctx, job: hex.EncodeToString(id[:]), workers: map[string]bool{}}
+}
+
+// Search has one worker search b with the limits' depth and selectivity (a midgame search
+// task: the worker's search.Engine.Search, as a local search with the same limits would
+// run) and returns its result. The depth must be positive: a worker's search has no clock.
+func (c *Controller) Search(ctx context.Context, b board.Board, lim search.Limits) (search.Result, Stats, error) {
+	if lim.Depth <= 0 || lim.Depth > 60 {
+		return search.Result{}, Stats{}, fmt.Errorf("distributed search: depth %d, want 1 to 60", lim.Depth)
+	}
+	start := time.Now()
+	s := c.newSolve(ctx)
+	n := newNode(b.P, b.O, board.NoSquare, nil)
+	var t *task
+	err := s.loop(func() {
+		if t != nil && n.task == t {
+			t.needed = true
+			return
+		}
+		if t == nil || t.res == nil {
+			s.newTask(n, -65, 65)
+			t = n.task
+			t.depth, t.sel = lim.Depth, lim.Selectivity
+		}
+	}, func() bool { return t != nil && t.res != nil })
+	fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if ferr := c.q.Finish(fctx, s.job); ferr != nil && err == nil {
+		c.logf("%v", ferr)
+	}
+	cancel()
+	s.st.Wall = time.Since(start)
+	s.st.Workers = len(s.workers)
+	if err != nil {
+		return search.Result{}, s.st, err
+	}
+	r := t.res
+	out := search.Result{Move: board.NoSquare, Info: search.Info{Depth: r.Depth, Selectivity: r.SelPct, Exact: r.Exact, Score: r.Value, Nodes: r.Nodes, Elapsed: s.st.Wall}}
+	if r.Move >= 0 {
+		out.Move = board.Square(r.Move)
+	}
+	for _, sq := range r.PV {
+		out.PV = append(out.PV, board.Square(sq))
+	}
+	return out, s.st, nil
 }
 
 // aspiration solves the root with narrow windows first, as the solver does at its root
@@ -599,7 +649,7 @@ func (s *solve) step(sched func()) error {
 	})
 	batch := make([]Task, len(s.pending))
 	for i, t := range s.pending {
-		batch[i] = Task{Job: s.job, ID: t.id, P: t.n.p, O: t.n.o, Alpha: t.alpha, Beta: t.beta}
+		batch[i] = Task{Job: s.job, ID: t.id, P: t.n.p, O: t.n.o, Alpha: t.alpha, Beta: t.beta, Depth: t.depth, Sel: t.sel}
 	}
 	s.out = append(s.out, s.pending...)
 	s.st.Tasks += len(batch)
@@ -669,6 +719,10 @@ func (s *solve) take(r Result) {
 		return
 	}
 	s.st.Results++
+	if t.depth > 0 {
+		t.res = &r
+		return
+	}
 	// Even a withdrawn task's answer is a true bound.
 	n.known = true
 	switch {

@@ -13,7 +13,7 @@ import (
 	"github.com/othellogo/othello/endgame"
 )
 
-// ProblemRun is a run of the dsolve command: the selected positions of an .obf file solved
+// ProblemRun is a run of solve --redis: the selected positions of an .obf file solved
 // by the workers, with the paper's overheads against a single-process run when Base is set.
 type ProblemRun struct {
 	Path     string

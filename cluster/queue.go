@@ -14,6 +14,8 @@ import (
 
 // Task is one unit of work: solve (P, O), P to move, within the window (Alpha, Beta),
 // fail-soft. Job names the controller's solve it belongs to, ID the task within the job.
+// A task with a positive Depth is a midgame search instead (search.Engine.Search at that
+// depth and Multi-ProbCut level Sel, as a local book or analysis search would run it).
 type Task struct {
 	Job   string `json:"j"`
 	ID    int    `json:"i"`
@@ -21,6 +23,8 @@ type Task struct {
 	O     uint64 `json:"o"`
 	Alpha int    `json:"a"`
 	Beta  int    `json:"b"`
+	Depth int    `json:"d,omitempty"`
+	Sel   int    `json:"l,omitempty"`
 }
 
 // Result is a worker's answer to a task, with what the controller needs for the paper's
@@ -37,6 +41,13 @@ type Result struct {
 	Worker    string `json:"w"`
 	Reclaimed bool   `json:"r,omitempty"` // taken over from a worker that stopped answering
 	FromTable bool   `json:"t,omitempty"` // answered by the global table, no search
+
+	// A midgame search task's answer: its value in discs, the depth reached (the empties for
+	// a solve), whether it is exact, and the selectivity in percent (search.Info's fields).
+	Value  float64 `json:"v,omitempty"`
+	Depth  int     `json:"d,omitempty"`
+	Exact  bool    `json:"x,omitempty"`
+	SelPct int     `json:"sp,omitempty"`
 
 	Search time.Duration `json:"st"` // solving, including the table probes
 	Probe  time.Duration `json:"pt"` // waiting for global table probes (all threads)

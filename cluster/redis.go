@@ -45,21 +45,21 @@ type delayHook struct{ d time.Duration }
 
 func (h delayHook) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		time.Sleep(h.d)
+		pause(h.d)
 		return next(ctx, network, addr)
 	}
 }
 
 func (h delayHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		time.Sleep(h.d)
+		pause(h.d)
 		return next(ctx, cmd)
 	}
 }
 
 func (h delayHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		time.Sleep(h.d)
+		pause(h.d)
 		return next(ctx, cmds)
 	}
 }
@@ -115,3 +115,11 @@ func TableInfo(ctx context.Context, addrs []string) ([]int64, error) {
 	}
 	return out, nil
 }
+
+type noClientLog struct{}
+
+func (noClientLog) Printf(context.Context, string, ...any) {}
+
+// SilenceClientLog stops the Redis client's own log lines on stderr (each failed dial):
+// the commands report the failures themselves, once, as errors.
+func SilenceClientLog() { redis.SetLogger(noClientLog{}) }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/search"
 )
 
 // WorkerOptions configure a Worker.
@@ -21,6 +23,9 @@ type WorkerOptions struct {
 	Solver endgame.SolverOptions
 	// Table is the global table (nil: none, only the local one).
 	Table *RedisTable
+	// Search configures the midgame engine of search tasks (made at the first one; its
+	// tables live as long as the worker).
+	Search search.Config
 	// Wait is how long one request for a task blocks (0: 1 s).
 	Wait time.Duration
 	// Poll is how often a solving worker extends its task and looks whether the controller
@@ -39,6 +44,7 @@ type Worker struct {
 	q   Queue
 	opt WorkerOptions
 	s   *endgame.Solver
+	eng *search.Engine // nil until the first search task
 }
 
 // NewWorker returns a worker on q.
@@ -162,6 +168,9 @@ func (w *Worker) solve(ctx context.Context, d *Delivery) (r Result, ok bool) {
 			r.Probe, r.Probes, r.Hits = st.ProbeTime, st.Probes, st.Hits
 		}
 	}()
+	if t.Depth > 0 {
+		return w.search(ctx, d, r)
+	}
 	// The global table may settle the task at once: a task given back by a worker that
 	// died after storing its result, or a window the table's bounds already decide.
 	if tab != nil {
@@ -175,42 +184,15 @@ func (w *Worker) solve(ctx context.Context, d *Delivery) (r Result, ok bool) {
 			}
 		}
 	}
-	var stop, withdrawn atomic.Bool
+	var stop atomic.Bool
 	w.s.SetStop(&stop)
 	defer w.s.SetStop(nil)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(w.opt.Poll)
-		defer tick.Stop()
-		for {
-			if cancelled, err := w.q.Extend(ctx, d); err != nil {
-				if ctx.Err() == nil {
-					w.logf("%v", err)
-				}
-			} else if cancelled {
-				withdrawn.Store(true)
-				stop.Store(true)
-				return
-			}
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				stop.Store(true)
-				return
-			case <-tick.C:
-			}
-		}
-	}()
+	end, withdrawn := w.extend(ctx, d, func() { stop.Store(true) })
 	res := w.s.Solve(t.P, t.O, t.Alpha, t.Beta)
-	close(done)
-	wg.Wait()
+	end()
 	r.Nodes = res.Nodes
 	if res.Interrupted {
-		if withdrawn.Load() {
+		if withdrawn() {
 			r.Cancelled = true
 			return r, true
 		}
@@ -225,6 +207,72 @@ func (w *Worker) solve(ctx context.Context, d *Delivery) (r Result, ok bool) {
 	}
 	if tab != nil {
 		tab.Store(t.P, t.O, entryOf(t, res))
+	}
+	return r, true
+}
+
+// extend extends d every Poll until the returned end is called, and calls stop when the
+// controller withdraws the task (then withdrawn reports true) or ctx ends.
+func (w *Worker) extend(ctx context.Context, d *Delivery, stop func()) (end func(), withdrawn func() bool) {
+	var cancelled atomic.Bool
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(w.opt.Poll)
+		defer tick.Stop()
+		for {
+			if c, err := w.q.Extend(ctx, d); err != nil {
+				if ctx.Err() == nil {
+					w.logf("%v", err)
+				}
+			} else if c {
+				cancelled.Store(true)
+				stop()
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				stop()
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }, cancelled.Load
+}
+
+// search runs a midgame search task with the worker's engine, as a local search with the
+// same limits would.
+func (w *Worker) search(ctx context.Context, d *Delivery, r Result) (Result, bool) {
+	t := d.Task
+	if w.eng == nil {
+		w.eng = search.NewEngine(w.opt.Search)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	end, withdrawn := w.extend(ctx, d, cancel)
+	b := board.FromColors(t.P, t.O, true)
+	res := w.eng.Search(sctx, b, search.Limits{Depth: t.Depth, Selectivity: t.Sel}, nil)
+	end()
+	r.Nodes = res.Nodes
+	if sctx.Err() != nil {
+		if withdrawn() {
+			r.Cancelled = true
+			return r, true
+		}
+		return r, false
+	}
+	r.Value, r.Depth, r.Exact, r.SelPct = res.Score, res.Depth, res.Exact, res.Selectivity
+	r.Score = int(math.Round(res.Score))
+	if res.Move != board.NoSquare {
+		r.Move = int(res.Move)
+	}
+	for _, sq := range res.PV {
+		r.PV = append(r.PV, int(sq))
 	}
 	return r, true
 }

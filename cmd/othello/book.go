@@ -12,6 +12,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/cluster"
 )
 
 // bookCommands are the subcommands of "othello book".
@@ -51,6 +52,8 @@ func cmdBook(env *cmdEnv, args []string) error {
 type bookSearchFlags struct {
 	search book.SearchConfig
 	eval   string
+	redis  string
+	ev     evaluator
 }
 
 func addBookSearchFlags(fs *flag.FlagSet) *bookSearchFlags {
@@ -60,6 +63,7 @@ func addBookSearchFlags(fs *flag.FlagSet) *bookSearchFlags {
 	fs.IntVar(&f.search.TTMiB, "tt", 64, "search tables size in MiB, per thread")
 	fs.IntVar(&f.search.Threads, "threads", 1, "searches run at the same time, each with its own engine")
 	fs.StringVar(&f.eval, "eval", "default", evalFlagHelp)
+	fs.StringVar(&f.redis, "redis", "", "search on the workers (\"othello worker\") sharing these Redis servers, host:port[,...]; --threads searches at once (docs/distributed.md)")
 	return f
 }
 
@@ -78,6 +82,10 @@ func (f *bookSearchFlags) parse(env *cmdEnv, fs *flag.FlagSet, args []string, pa
 		return book.Runner{}, exitError{2, err}
 	}
 	sc.Eval, sc.EvalName = ev.ev, ev.name
+	f.ev = ev
+	if f.redis != "" {
+		return book.Runner{Search: sc, Log: env.log, Out: env.stdout}, nil
+	}
 	if err := checkTableMemory(fmt.Sprintf("--tt %d with --threads %d", sc.TTMiB, sc.Threads), sc.TableBytes()); err != nil {
 		return book.Runner{}, err
 	}
@@ -85,10 +93,28 @@ func (f *bookSearchFlags) parse(env *cmdEnv, fs *flag.FlagSet, args []string, pa
 }
 
 // runWork runs the work on the book file; Ctrl-C or SIGTERM stops it between two searches.
-func runWork(r book.Runner, path, what string, w book.Work) error {
+// With --redis the workers search (cluster.Searcher), and a failure of Redis stops the run
+// with the leaves searched so far kept.
+func (f *bookSearchFlags) runWork(env *cmdEnv, r book.Runner, path, what string, w book.Work) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return r.Run(ctx, path, what, w)
+	if f.redis == "" {
+		return r.Run(ctx, path, what, w)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c, closeQueue, err := dialController(ctx, env, f.redis, f.ev)
+	if err != nil {
+		return err
+	}
+	defer closeQueue()
+	s := &cluster.Searcher{C: c, Stop: cancel}
+	r.NewSearcher = func() book.Searcher { return s }
+	err = r.Run(ctx, path, what, w)
+	if serr := s.Err(); serr != nil {
+		return fmt.Errorf("%s: %w", what, serr)
+	}
+	return err
 }
 
 // parseBookFlags parses a book subcommand's flags and checks that it names a book file whose
@@ -124,7 +150,7 @@ func cmdBookBuild(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runWork(r, *path, "book build", w)
+	return sf.runWork(env, r, *path, "book build", w)
 }
 
 func cmdBookDeviate(env *cmdEnv, args []string) error {
@@ -133,11 +159,12 @@ func cmdBookDeviate(env *cmdEnv, args []string) error {
 	margin := fs.Float64("margin", 2, "add moves whose value is within this many discs of the best")
 	moves := fs.Int("moves", 20, "only from positions before this many moves")
 	limit := fs.Int("limit", 0, "add at most this many positions (0: no limit), closest to the best first")
-	r, err := addBookSearchFlags(fs).parse(env, fs, args, path)
+	sf := addBookSearchFlags(fs)
+	r, err := sf.parse(env, fs, args, path)
 	if err != nil {
 		return err
 	}
-	return runWork(r, *path, "book deviate", book.DeviateWork(*margin, *moves, *limit))
+	return sf.runWork(env, r, *path, "book deviate", book.DeviateWork(*margin, *moves, *limit))
 }
 
 func cmdBookExtend(env *cmdEnv, args []string) error {
@@ -145,11 +172,12 @@ func cmdBookExtend(env *cmdEnv, args []string) error {
 	path := fs.String("book", "", "book file to change")
 	moves := fs.Int("moves", 20, "only from positions before this many moves")
 	rounds := fs.Int("rounds", 1, "repeat this many times (each adds one move to every line)")
-	r, err := addBookSearchFlags(fs).parse(env, fs, args, path)
+	sf := addBookSearchFlags(fs)
+	r, err := sf.parse(env, fs, args, path)
 	if err != nil {
 		return err
 	}
-	return runWork(r, *path, "book extend", book.ExtendWork(*moves, *rounds))
+	return sf.runWork(env, r, *path, "book extend", book.ExtendWork(*moves, *rounds))
 }
 
 func cmdBookLearn(env *cmdEnv, args []string) error {
@@ -171,7 +199,7 @@ func cmdBookLearn(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runWork(r, *path, "book learn", w)
+	return sf.runWork(env, r, *path, "book learn", w)
 }
 
 func cmdBookFix(env *cmdEnv, args []string) error {

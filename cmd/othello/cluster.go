@@ -2,18 +2,21 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/cluster"
+	"github.com/othellogo/othello/protocol"
+	"github.com/othellogo/othello/search"
 )
 
 // The distributed solve (package cluster, docs/distributed.md): "othello worker" runs a
-// Searcher, "othello dsolve" the Controller. solve, analyze and book extend do not take
-// --redis yet; dsolve is the controller until they do.
+// Searcher; solve, analyze and book extend with --redis are the Controller.
 
 func cmdWorker(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "worker")
@@ -21,6 +24,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	fs.StringVar(&r.Addrs, "redis", "127.0.0.1:6379", "Redis servers host:port[,host:port...]: the first carries the task queue, the global table is sharded over all")
 	fs.IntVar(&r.Threads, "threads", 1, "threads that search each task")
 	fs.IntVar(&r.HashMiB, "hash", 256, "local transposition table, MiB")
+	fs.IntVar(&r.SearchMiB, "tt", 64, "bounds tables of the midgame searches (analyze and book extend --redis), MiB")
 	fs.BoolVar(&r.NoGlobal, "no-global", false, "measurement: no global table, only the local one")
 	fs.IntVar(&r.GlobalEmpties, "global-empties", 18, "fewest empties at which the global table is asked (20 or more over a network: see docs/distributed.md)")
 	fs.DurationVar(&r.Delay, "delay", 0, "measurement: added to every Redis round trip (simulated network latency, e.g. 0.5ms)")
@@ -28,7 +32,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	fs.DurationVar(&r.GiveUp, "give-up", 30*time.Second, "exit when Redis has failed for this long without a break")
 	fs.StringVar(&r.Name, "name", "", "worker name in the queue (default host-pid)")
 	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
-	setUsage(env, fs, "usage: othello worker [options]\n\nSolves the tasks that \"othello dsolve\" puts on the Redis queue until interrupted. Options:\n")
+	setUsage(env, fs, "usage: othello worker [options]\n\nSolves the tasks that \"othello solve/analyze/book extend --redis\" put on the Redis queue until interrupted. Options:\n")
 	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -40,6 +44,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 		return exitError{2, err}
 	}
 	r.Eval = ev.ev
+	cluster.SilenceClientLog()
 	r.Infof = func(format string, args ...any) { env.log.Info().Msgf(format, args...) }
 	r.Logf = func(format string, args ...any) { env.log.Debug().Msgf(format, args...) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -47,48 +52,39 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	return r.Run(ctx)
 }
 
+// cmdDsolve is "othello solve --redis" with the default server (the flags may name others).
 func cmdDsolve(env *cmdEnv, args []string) error {
-	fs := newFlagSet(env, "dsolve")
-	var o cluster.DsolveOptions
-	fs.StringVar(&o.AddrList, "redis", "127.0.0.1:6379", "Redis servers host:port[,host:port...] (the first carries the task queue)")
-	fs.StringVar(&o.SplitName, "split", "pvsplit", "how the positions are split into tasks: pvsplit or tree")
-	fs.IntVar(&o.Options.PVDepth, "pv-depth", 3, "plies of the principal variation that are split (pvsplit)")
-	fs.IntVar(&o.Options.TaskEmpties, "task-empties", 16, "a node is split only while its moves leave at least this many empties")
-	fs.BoolVar(&o.Options.Strict, "strict", false, "pvsplit level by level, as in the paper (no early hand-out of the levels above)")
-	fs.BoolVar(&o.Options.NoAspiration, "no-aspiration", false, "measurement: the full window at once instead of narrow windows first")
-	fs.IntVar(&o.First, "first", 0, "number of the file's first position (0: from a name like fforum-40-59.obf, else 1)")
-	fs.StringVar(&o.Only, "only", "", "solve only these positions, by number: e.g. 40-45,48")
-	evalName := fs.String("eval", "default", "ordering of the moves the controller splits: "+evalFlagHelp)
-	fs.DurationVar(&o.Delay, "delay", 0, "measurement: added to every Redis round trip of the controller (give the workers the same)")
-	fs.BoolVar(&o.Flush, "flush", false, "measurement: empty the global table before each position")
-	fs.DurationVar(&o.Options.Stall, "stall", 5*time.Minute, "fail when no result comes for this long (no worker running?)")
-	fs.StringVar(&o.BasePath, "base", "", "measurement: the output of \"othello solve -threads 1\" on the same file, for the paper's overheads against it")
-	fs.IntVar(&o.Workers, "workers", 0, "measurement: N of the overheads (0: the workers that answered)")
-	setUsage(env, fs, "usage: othello dsolve [options] FILE.obf\n\nSolves every position of an .obf file exactly on the workers (\"othello worker\") that\nshare the Redis servers, and compares with the file's scores; exits with status 3 if any\ndisagrees. Options:\n")
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	var files []string
-	for fs.NArg() > 0 {
-		files = append(files, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return exitError{2, err}
-		}
-	}
-	if len(files) != 1 {
-		return usageError(fs, fmt.Errorf("want one FILE.obf argument"))
-	}
+	return cmdSolve(env, append([]string{"--redis", "127.0.0.1:6379"}, args...))
+}
+
+// addControllerFlags adds the controller's flags of solve --redis (with the defaults of
+// dsolve before it).
+func addControllerFlags(fs *flag.FlagSet, o *cluster.DsolveOptions) {
+	fs.StringVar(&o.AddrList, "redis", "", "solve on the workers sharing these Redis servers, host:port[,host:port...] (the first carries the task queue)")
+	fs.StringVar(&o.SplitName, "split", "pvsplit", "with --redis: how the positions are split into tasks, pvsplit or tree")
+	fs.IntVar(&o.Options.PVDepth, "pv-depth", 3, "with --redis: plies of the principal variation that are split (pvsplit)")
+	fs.IntVar(&o.Options.TaskEmpties, "task-empties", 16, "with --redis: a node is split only while its moves leave at least this many empties")
+	fs.BoolVar(&o.Options.Strict, "strict", false, "with --redis: pvsplit level by level, as in the paper (no early hand-out of the levels above)")
+	fs.DurationVar(&o.Delay, "delay", 0, "with --redis, measurement: added to every Redis round trip of the controller (give the workers the same)")
+	fs.BoolVar(&o.Flush, "flush", false, "with --redis, measurement: empty the global table before each position")
+	fs.DurationVar(&o.Options.Stall, "stall", 5*time.Minute, "with --redis: fail when no result comes for this long (no worker running?)")
+	fs.StringVar(&o.BasePath, "base", "", "with --redis, measurement: the output of \"othello solve -threads 1\" on the same file, for the paper's overheads against it")
+	fs.IntVar(&o.Workers, "workers", 0, "with --redis, measurement: N of the overheads (0: the workers that answered)")
+}
+
+// distributedSolve is solve --redis: the controller of a distributed solve of the file.
+func distributedSolve(env *cmdEnv, o cluster.DsolveOptions, file, evalName string) error {
 	if err := o.Check(); err != nil {
 		return exitError{2, err}
 	}
-	problems, err := readProblems(files[0])
+	problems, err := readProblems(file)
 	if err != nil {
 		return err
 	}
-	if err := o.Select(files[0], problems); err != nil {
+	if err := o.Select(file, problems); err != nil {
 		return exitError{2, err}
 	}
-	ev, err := loadEvaluator(*evalName)
+	ev, err := loadEvaluator(evalName)
 	if err != nil {
 		return exitError{2, err}
 	}
@@ -96,6 +92,7 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 		return exitError{2, err}
 	}
 	o.Options.Eval = ev.ev
+	cluster.SilenceClientLog()
 	o.Options.Logf = func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }
 	o.Options.Debugf = func(format string, args ...any) { env.log.Debug().Msgf(format, args...) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -107,5 +104,55 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 	if wrong > 0 {
 		return exitError{3, fmt.Errorf("%d score(s) disagree with the file", wrong)}
 	}
+	return nil
+}
+
+// dialController connects a controller to the queue's server, the first of addrs; close
+// closes the connection.
+func dialController(ctx context.Context, env *cmdEnv, addrs string, ev evaluator) (*cluster.Controller, func(), error) {
+	list, err := cluster.ParseAddrs(addrs)
+	if err != nil {
+		return nil, nil, exitError{2, fmt.Errorf("--redis: %w", err)}
+	}
+	cluster.SilenceClientLog()
+	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Addr: list[0]})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--redis: %w", err)
+	}
+	c := cluster.NewController(q, cluster.ControllerOptions{Eval: ev.ev, Stall: 5 * time.Minute,
+		Logf: func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }})
+	return c, func() { q.Close() }, nil
+}
+
+// distributedAnalyze is analyze --redis: the moves solved exactly by the workers up to
+// solveEmpties empties (0: twice the depth), else searched by them to the depth.
+func distributedAnalyze(env *cmdEnv, addrs string, b board.Board, lim search.Limits, n, solveEmpties int, ev evaluator) error {
+	if lim.MoveTime > 0 {
+		return exitError{2, fmt.Errorf("--time: the workers search to a --depth, not for a time")}
+	}
+	if solveEmpties <= 0 {
+		solveEmpties = 2 * lim.Depth
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, closeQueue, err := dialController(ctx, env, addrs, ev)
+	if err != nil {
+		return err
+	}
+	defer closeQueue()
+	fmt.Fprint(env.stdout, b.Diagram())
+	start := time.Now()
+	var ms []search.MoveScore
+	var st cluster.Stats
+	if b.NumEmpties() <= solveEmpties {
+		ms, st, err = c.AnalyzeExact(ctx, b, n)
+	} else {
+		ms, st, err = c.AnalyzeDepth(ctx, b, lim)
+	}
+	if err != nil {
+		return err
+	}
+	protocol.WriteAnalysis(env.stdout, ms, n, ev.name, time.Since(start))
+	fmt.Fprintf(env.stdout, "cluster: %d tasks, %d workers\n", st.Tasks, st.Workers)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/othellogo/othello/cluster"
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/search"
 )
@@ -28,7 +29,9 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the solves to this file (go tool pprof)")
 	allMoves := fs.String("all-moves", "", "also solve every legal move of each position exactly, check them against the file's move scores, and write the positions with all their move scores (best first, Edax's .obf form) to this file")
-	setUsage(env, fs, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. Options:\n")
+	var d cluster.DsolveOptions
+	addControllerFlags(fs, &d)
+	setUsage(env, fs, "usage: othello solve [options] FILE.obf\n\nSolves every position of an .obf file exactly (or win/loss/draw with --wld) and\ncompares with the scores the file gives; exits with status 3 if any disagrees. With\n--redis the positions are solved by the \"othello worker\" processes that share the Redis\nservers (docs/distributed.md), and this process is the controller. Options:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -42,6 +45,13 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}
 	if len(files) != 1 {
 		return usageError(fs, fmt.Errorf("want one FILE.obf argument"))
+	}
+	if d.AddrList != "" {
+		if run.WLD || run.Selectivity > 0 || run.Jobs > 1 || *allMoves != "" || *cpuProfile != "" {
+			return exitError{2, fmt.Errorf("--redis solves exactly, one position at a time: not with --wld, --sel, --jobs, --all-moves or --cpuprofile")}
+		}
+		d.Only, d.First, d.Options.NoAspiration = *only, *first, *noAsp
+		return distributedSolve(env, d, files[0], *evalName)
 	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {

@@ -1,12 +1,12 @@
-package cluster
+package redistest
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// dieWithParent makes the kernel kill cmd when the test process dies, so that a test binary
+// DieWithParent makes the kernel kill cmd when the test process dies, so that a test binary
 // killed half-way leaves no redis-server or worker behind.
-func dieWithParent(cmd *exec.Cmd) {
+func DieWithParent(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }

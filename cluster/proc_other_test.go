@@ -1,7 +1,0 @@
-//go:build !linux
-
-package cluster
-
-import "os/exec"
-
-func dieWithParent(cmd *exec.Cmd) {}
