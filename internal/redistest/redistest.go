@@ -90,4 +90,3 @@ func (r *Server) Restart(t testing.TB) {
 	r.Kill()
 	r.start(t)
 }
-
