@@ -23,7 +23,7 @@ type WorkerRun struct {
 	Addrs                           string
 	Threads, HashMiB, GlobalEmpties int
 	SearchMiB                       int
-	NoGlobal                        bool
+	NoGlobal, NoPrefetch            bool
 	Delay, Visibility               time.Duration
 	Eval                            *eval.Evaluator
 	WorkerOptions
@@ -60,13 +60,17 @@ func (r WorkerRun) Run(ctx context.Context) error {
 	opt.Search = search.Config{TTMiB: r.SearchMiB, Eval: r.Eval, Threads: r.Threads}
 	table := "no global table"
 	if !r.NoGlobal {
-		tab, err := NewRedisTable(TableOptions{Addrs: list, Delay: r.Delay})
+		to := TableOptions{Addrs: list, Delay: r.Delay, PrefetchEmpties: r.GlobalEmpties}
+		if r.NoPrefetch {
+			to.PrefetchEmpties = 0
+		}
+		tab, err := NewRedisTable(to)
 		if err != nil {
 			return err
 		}
 		defer func() {
 			st := tab.Stats()
-			r.Infof("global table: %d probes, %d hits, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Hits, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
+			r.Infof("global table: %d probes (%d prefetched), %d hits, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Prefetched, st.Hits, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
 			tab.Close()
 		}()
 		opt.Table = tab

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/eval"
 )
 
 // testCluster is a queue on a real Redis server with n workers running in goroutines, each
@@ -100,6 +101,10 @@ func TestControllerExact(t *testing.T) {
 			score int
 		}{p, o, ref.Solve(p, o, -64, 64).Score})
 	}
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
 	layouts := []struct {
 		name  string
 		table []string
@@ -111,6 +116,8 @@ func TestControllerExact(t *testing.T) {
 		tc := newTestCluster(t, r1.Addr, l.table, 3, wo)
 		for _, co := range []ControllerOptions{
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4},
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev},
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Speculate: true},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Strict: true},
 			{Split: TreeSplit},
 		} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
 )
 
@@ -33,7 +34,13 @@ type RedisTable struct {
 	closed atomic.Bool
 	done   chan struct{}
 
-	probes, hits, probeNanos, probeErrs  atomic.Uint64
+	probes, hits, probeNanos, probeErrs atomic.Uint64
+	prefetched                          atomic.Uint64
+
+	// Entries of the children of probed positions, fetched in the probe's round trip and
+	// taken (once) by the children's probes: the prefetch.
+	preMu                                sync.Mutex
+	pre                                  map[[16]byte]prefetchEntry
 	stores, dropped, batches, flushNanos atomic.Uint64
 	flushErrs                            atomic.Uint64
 }
@@ -52,7 +59,23 @@ type TableOptions struct {
 	Queue int
 	// Backoff is how long a failed server is left alone (0: 1 s).
 	Backoff time.Duration
+	// PrefetchEmpties, when positive, makes a probe also fetch, in the same round trip, the
+	// entries of the position's children that have at least this many empties and live on
+	// the same server (the solver's GlobalEmpties: the children it will probe on a local
+	// miss); their probes are then answered without a round trip, if within PrefetchAge
+	// (0: 500 ms) of the fetch.
+	PrefetchEmpties int
+	PrefetchAge     time.Duration
 }
+
+type prefetchEntry struct {
+	at    int64 // unix nanoseconds
+	val   [4]byte
+	found bool
+}
+
+// maxPrefetched bounds the prefetched entries kept; beyond it they are dropped at once.
+const maxPrefetched = 1 << 14
 
 type tableShard struct {
 	c         *redis.Client
@@ -67,7 +90,8 @@ type tableWrite struct {
 
 // TableStats counts a RedisTable's traffic since it was made.
 type TableStats struct {
-	Probes, Hits uint64
+	Probes, Hits uint64        // probes (round trips or prefetched) and hits
+	Prefetched   uint64        // probes answered by an earlier probe's prefetch, no round trip
 	ProbeTime    time.Duration // spent waiting for probes, all threads together
 	ProbeErrors  uint64
 	Stores       uint64 // entries offered
@@ -80,7 +104,7 @@ type TableStats struct {
 // Sub returns the counts of s since an earlier snapshot t.
 func (s TableStats) Sub(t TableStats) TableStats {
 	return TableStats{
-		Probes: s.Probes - t.Probes, Hits: s.Hits - t.Hits, ProbeTime: s.ProbeTime - t.ProbeTime,
+		Probes: s.Probes - t.Probes, Hits: s.Hits - t.Hits, Prefetched: s.Prefetched - t.Prefetched, ProbeTime: s.ProbeTime - t.ProbeTime,
 		ProbeErrors: s.ProbeErrors - t.ProbeErrors, Stores: s.Stores - t.Stores, Dropped: s.Dropped - t.Dropped,
 		Batches: s.Batches - t.Batches, FlushTime: s.FlushTime - t.FlushTime, FlushErrors: s.FlushErrors - t.FlushErrors,
 	}
@@ -124,7 +148,10 @@ func NewRedisTable(opt TableOptions) (*RedisTable, error) {
 	if opt.Backoff <= 0 {
 		opt.Backoff = time.Second
 	}
-	t := &RedisTable{opt: opt, done: make(chan struct{})}
+	if opt.PrefetchAge <= 0 {
+		opt.PrefetchAge = 500 * time.Millisecond
+	}
+	t := &RedisTable{opt: opt, done: make(chan struct{}), pre: map[[16]byte]prefetchEntry{}}
 	for _, a := range opt.Addrs {
 		sh := &tableShard{c: newClient(a, tableDB, opt.ProbeTimeout+opt.Delay, -1, opt.Delay), in: make(chan tableWrite, opt.Queue)}
 		t.shards = append(t.shards, sh)
@@ -156,13 +183,49 @@ func (sh *tableShard) down(now time.Time) bool { return now.UnixNano() < sh.down
 
 // Probe returns the global table's bounds for (p, o); any failure is a miss.
 func (t *RedisTable) Probe(p, o uint64) (endgame.GlobalEntry, bool) {
-	sh := t.shard(p, o)
 	start := time.Now()
+	if t.opt.PrefetchEmpties > 0 {
+		if v, found, ok := t.takePrefetched(p, o, start); ok {
+			t.probes.Add(1)
+			t.prefetched.Add(1)
+			return t.entry(v[:], found)
+		}
+	}
+	sh := t.shard(p, o)
 	if sh.down(start) {
 		return endgame.GlobalEntry{}, false
 	}
 	k := tableKey(p, o)
-	v, err := sh.c.Get(context.Background(), string(k[:])).Bytes()
+	keys := []string{string(k[:])}
+	var kids [][16]byte
+	if t.opt.PrefetchEmpties > 0 && board.Count(^(p|o))-1 >= t.opt.PrefetchEmpties {
+		for m := board.LegalMoves(p, o); m != 0; m &= m - 1 {
+			sq := board.FirstSquare(m)
+			f := board.Flips(p, o, sq)
+			cp, co := o^f, p|f|sq.Bit()
+			if t.shard(cp, co) != sh {
+				continue
+			}
+			ck := tableKey(cp, co)
+			keys = append(keys, string(ck[:]))
+			kids = append(kids, [16]byte(ck[2:]))
+		}
+	}
+	var v []byte
+	var err error
+	if len(kids) == 0 {
+		v, err = sh.c.Get(context.Background(), keys[0]).Bytes()
+	} else {
+		var vals []any
+		if vals, err = sh.c.MGet(context.Background(), keys...).Result(); err == nil {
+			t.keepPrefetched(kids, vals[1:], time.Now())
+			if s, ok := vals[0].(string); ok {
+				v = []byte(s)
+			} else {
+				err = redis.Nil
+			}
+		}
+	}
 	t.probes.Add(1)
 	t.probeNanos.Add(uint64(time.Since(start)))
 	if err != nil {
@@ -172,11 +235,48 @@ func (t *RedisTable) Probe(p, o uint64) (endgame.GlobalEntry, bool) {
 		}
 		return endgame.GlobalEntry{}, false
 	}
-	if len(v) != 4 {
+	return t.entry(v, true)
+}
+
+func (t *RedisTable) entry(v []byte, found bool) (endgame.GlobalEntry, bool) {
+	if !found || len(v) != 4 {
 		return endgame.GlobalEntry{}, false
 	}
 	t.hits.Add(1)
 	return endgame.GlobalEntry{Lower: int8(int(v[0]) - 64), Upper: int8(int(v[1]) - 64), Move: v[2], Empties: v[3]}, true
+}
+
+// takePrefetched returns (and forgets) the prefetched entry of (p, o), ok when there is one
+// younger than PrefetchAge; found tells whether the server had the position then.
+func (t *RedisTable) takePrefetched(p, o uint64, now time.Time) (v [4]byte, found, ok bool) {
+	k := tableKey(p, o)
+	t.preMu.Lock()
+	defer t.preMu.Unlock()
+	e, ok := t.pre[[16]byte(k[2:])]
+	if !ok {
+		return v, false, false
+	}
+	delete(t.pre, [16]byte(k[2:]))
+	if now.UnixNano()-e.at > int64(t.opt.PrefetchAge) {
+		return v, false, false
+	}
+	return e.val, e.found, true
+}
+
+func (t *RedisTable) keepPrefetched(kids [][16]byte, vals []any, now time.Time) {
+	t.preMu.Lock()
+	defer t.preMu.Unlock()
+	if len(t.pre)+len(kids) > maxPrefetched {
+		clear(t.pre)
+	}
+	for i, k := range kids {
+		e := prefetchEntry{at: now.UnixNano()}
+		if s, ok := vals[i].(string); ok && len(s) == 4 {
+			copy(e.val[:], s)
+			e.found = true
+		}
+		t.pre[k] = e
+	}
 }
 
 // Store queues the entry for writing; it never blocks.
@@ -242,7 +342,7 @@ func (t *RedisTable) writer(sh *tableShard) {
 // Stats returns the counts so far.
 func (t *RedisTable) Stats() TableStats {
 	return TableStats{
-		Probes: t.probes.Load(), Hits: t.hits.Load(), ProbeTime: time.Duration(t.probeNanos.Load()),
+		Probes: t.probes.Load(), Hits: t.hits.Load(), Prefetched: t.prefetched.Load(), ProbeTime: time.Duration(t.probeNanos.Load()),
 		ProbeErrors: t.probeErrs.Load(), Stores: t.stores.Load(), Dropped: t.dropped.Load(),
 		Batches: t.batches.Load(), FlushTime: time.Duration(t.flushNanos.Load()), FlushErrors: t.flushErrs.Load(),
 	}

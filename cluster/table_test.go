@@ -166,3 +166,50 @@ func TestTableServerKilled(t *testing.T) {
 		t.Fatalf("solves took %v without the server", el)
 	}
 }
+
+// A probe fetches the entries of the position's children in its round trip; their probes
+// are answered from it, found or not, once; on two servers only the children on the
+// parent's server are prefetched, and every child is found wherever it lives.
+func TestTablePrefetch(t *testing.T) {
+	r1, r2 := startRedis(t), startRedis(t)
+	b := board.Start()
+	var kids [][2]uint64
+	for m := b.LegalMoves(); m != 0; m &= m - 1 {
+		bb := b
+		bb.Make(board.FirstSquare(m))
+		kids = append(kids, [2]uint64{bb.P, bb.O})
+	}
+	for _, addrs := range [][]string{{r1.Addr}, {r1.Addr, r2.Addr}} {
+		FlushTable(t.Context(), addrs)
+		tab, err := NewRedisTable(TableOptions{Addrs: addrs, PrefetchEmpties: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range kids[1:] {
+			tab.Store(k[0], k[1], endgame.GlobalEntry{Lower: int8(i), Upper: 64, Move: endgame.NoMove, Empties: 59})
+		}
+		flush(t, tab)
+		if _, ok := tab.Probe(b.P, b.O); ok {
+			t.Fatal("the start position was found")
+		}
+		for round := 0; round < 2; round++ {
+			for i, k := range kids {
+				e, ok := tab.Probe(k[0], k[1])
+				if ok != (i > 0) || ok && int(e.Lower) != i-1 {
+					t.Fatalf("%d server(s), round %d, child %d: %+v %v", len(addrs), round, i, e, ok)
+				}
+			}
+		}
+		st := tab.Stats()
+		sameServer := 0
+		for _, k := range kids {
+			if tab.shard(k[0], k[1]) == tab.shard(b.P, b.O) {
+				sameServer++
+			}
+		}
+		if st.Prefetched != uint64(sameServer) || st.Probes != uint64(1+2*len(kids)) || st.Hits != uint64(2*(len(kids)-1)) {
+			t.Fatalf("%d server(s): stats %+v, %d children on the parent's server", len(addrs), st, sameServer)
+		}
+		tab.Close()
+	}
+}
