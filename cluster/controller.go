@@ -189,8 +189,8 @@ type node struct {
 	kids     []*node
 	lo, hi   int
 	dlo, dhi int
-	known    bool   // a task of its own has answered
-	guessed  bool   // guess stands for its value until it is known
+	known    bool // a task of its own has answered
+	guessed  bool // guess stands for its value until it is known
 	guess    int
 	task     *task  // its task out
 	pv       []int  // a full-window result's principal variation

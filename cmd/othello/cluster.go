@@ -64,6 +64,7 @@ func addControllerFlags(fs *flag.FlagSet, o *cluster.DsolveOptions) {
 	fs.StringVar(&o.AddrList, "redis", "", "solve on the workers sharing these Redis servers, host:port[,host:port...] (the first carries the task queue)")
 	fs.StringVar(&o.SplitName, "split", "pvsplit", "with --redis: how the positions are split into tasks, pvsplit or tree")
 	fs.IntVar(&o.Options.PVDepth, "pv-depth", 3, "with --redis: plies of the principal variation that are split (pvsplit)")
+	fs.IntVar(&o.Options.OrderDepth, "order-depth", 6, "with --redis: depth of the evaluation's search that orders the moves of the nodes split")
 	fs.IntVar(&o.Options.TaskEmpties, "task-empties", 16, "with --redis: a node is split only while its moves leave at least this many empties")
 	fs.BoolVar(&o.Options.Speculate, "speculate", false, "with --redis, measurement: while the principal variation's end is solved first, test the other moves against the evaluation's guess of its value")
 	fs.BoolVar(&o.Options.Strict, "strict", false, "with --redis: pvsplit level by level, as in the paper (no early hand-out of the levels above)")
