@@ -60,10 +60,14 @@ func (s *Searcher) Stats() Stats {
 	return s.st
 }
 
-// analysisJobs is how many of a position's moves are solved or searched at once: enough to
-// keep the workers busy between one solve's windows, few enough that the moves after the
-// first ones are tested against the best values found.
-const analysisJobs = 4
+// analysisJobs is how many of a position's moves are solved at once: enough to keep the
+// workers busy between one solve's windows, few enough that the moves after the first ones
+// are tested against the best values found. Midgame searches are one task each and all go
+// out at once, up to searchJobs (each waits on a connection of the controller's pool).
+const (
+	analysisJobs = 4
+	searchJobs   = 12
+)
 
 // AnalyzeExact solves the moves of b on the workers: the n best exactly (n <= 0: all), the
 // others only shown not to be better than the n-th (a bound), as search.Engine.Analyze's
@@ -108,7 +112,7 @@ func (c *Controller) AnalyzeExact(ctx context.Context, b board.Board, n int) ([]
 	}
 	// The n first moves of the ordering with the full window, then the others against the
 	// n-th best of those: a move that beats it is solved exactly too.
-	if err := inParallel(ctx, n, func(i int) error { return solveMove(i, -64) }); err != nil {
+	if err := inParallel(ctx, n, analysisJobs, func(i int) error { return solveMove(i, -64) }); err != nil {
 		return nil, tot, err
 	}
 	thr := -64
@@ -120,7 +124,7 @@ func (c *Controller) AnalyzeExact(ctx context.Context, b board.Board, n int) ([]
 		sort.Sort(sort.Reverse(sort.IntSlice(vals)))
 		thr = vals[n-1]
 	}
-	if err := inParallel(ctx, len(moves)-n, func(i int) error { return solveMove(n+i, thr) }); err != nil {
+	if err := inParallel(ctx, len(moves)-n, analysisJobs, func(i int) error { return solveMove(n+i, thr) }); err != nil {
 		return nil, tot, err
 	}
 	sortMoveScores(out, true)
@@ -144,7 +148,7 @@ func (c *Controller) AnalyzeDepth(ctx context.Context, b board.Board, lim search
 	out := make([]search.MoveScore, len(moves))
 	var tot Stats
 	var mu sync.Mutex
-	err := inParallel(ctx, len(moves), func(i int) error {
+	err := inParallel(ctx, len(moves), searchJobs, func(i int) error {
 		bb := b
 		bb.Make(moves[i])
 		var r search.Result
@@ -212,13 +216,13 @@ func sortMoveScores(ms []search.MoveScore, exactFirst bool) {
 	})
 }
 
-// inParallel runs f(0) .. f(n-1), analysisJobs at a time, and returns the first error
-// (the calls after it are not started).
-func inParallel(ctx context.Context, n int, f func(int) error) error {
+// inParallel runs f(0) .. f(n-1), jobs at a time, and returns the first error (the calls
+// after it are not started).
+func inParallel(ctx context.Context, n, jobs int, f func(int) error) error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
-	sem := make(chan struct{}, analysisJobs)
+	sem := make(chan struct{}, jobs)
 	for i := 0; i < n; i++ {
 		mu.Lock()
 		stop := first != nil

@@ -60,9 +60,6 @@ func analysisLines(t *testing.T, out string) []string {
 // solve, analyze and book extend with --redis give the local results: the file's scores,
 // the same exact move values, the same book.
 func TestRedisCommands(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts redis-server and workers")
-	}
 	obf, err := filepath.Abs(filepath.Join("..", "..", "endgame", "testdata", "fforum-1-19.obf"))
 	if err != nil {
 		t.Fatal(err)
