@@ -118,6 +118,8 @@ func TestControllerExact(t *testing.T) {
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Speculate: true},
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 2, HelpEmpties: 8}, // helpers in the first step
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 2},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Strict: true},
 			{Split: TreeSplit},
 		} {

@@ -67,6 +67,7 @@ func addControllerFlags(fs *flag.FlagSet, o *cluster.DsolveOptions) {
 	fs.IntVar(&o.Options.OrderDepth, "order-depth", 6, "with --redis: depth of the evaluation's search that orders the moves of the nodes split")
 	fs.IntVar(&o.Options.TaskEmpties, "task-empties", 16, "with --redis: a node is split only while its moves leave at least this many empties")
 	fs.BoolVar(&o.Options.Speculate, "speculate", false, "with --redis, measurement: while the principal variation's end is solved first, test the other moves against the evaluation's guess of its value")
+	fs.IntVar(&o.Options.HelpEmpties, "help-empties", 0, "with --redis, measurement: while the principal variation's end is solved first, the other workers solve its other moves if they keep this many empties (the workers' -global-empties; 0: they wait)")
 	fs.BoolVar(&o.Options.Strict, "strict", false, "with --redis: pvsplit level by level, as in the paper (no early hand-out of the levels above)")
 	fs.DurationVar(&o.Delay, "delay", 0, "with --redis, measurement: added to every Redis round trip of the controller (give the workers the same)")
 	fs.BoolVar(&o.Flush, "flush", false, "with --redis, measurement: empty the global table before each position")
