@@ -45,7 +45,7 @@ func commands() map[string]command {
 		"gtp":     {"speak GTP v2 on stdin/stdout, for GTP controllers", cmdGTP},
 		"console": {"an Othello board on the console: moves, hint, solve, undo; scriptable", cmdConsole},
 		"play":    {"play a game against the engine on the console", cmdPlay},
-		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark)", cmdSolve},
+		"solve":   {"solve the positions of an .obf file exactly (FFO benchmark; with --redis on worker processes)", cmdSolve},
 		"dsolve":  {"solve --redis 127.0.0.1:6379: an .obf file solved by worker processes (distributed)", cmdDsolve},
 		"worker":  {"solve and search the tasks of solve/analyze/book extend --redis (a distributed search's searcher)", cmdWorker},
 		"train":   {"fit the evaluation weights to game files", cmdTrain},
