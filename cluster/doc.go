@@ -1,5 +1,7 @@
 // Package cluster solves endgame positions on many processes or machines that share a
-// table through Redis: its one job is the distributed exact solve. It follows Sato, Shindo,
+// table through Redis: its one job is the distributed search, mainly the exact solve (the
+// same workers also run midgame searches, one task each, for an analysis or a book's
+// leaves: Controller.Search, AnalyzeDepth, Searcher). It follows Sato, Shindo,
 // Noshita and Nakayama, "Some Experiments on the Distributed Shared-Hashing Method for
 // Searching Game-Trees in Parallel" (IPSJ Journal, 2001): a Controller splits the game tree
 // into tasks, Searchers (Worker) solve them each with its own local table (the endgame
