@@ -33,7 +33,7 @@ func moveValues(b board.Board) map[board.Square]int {
 func TestAnalyzeExact(t *testing.T) {
 	rs := startRedis(t)
 	tc := newTestCluster(t, rs.Addr, []string{rs.Addr}, 3, WorkerOptions{})
-	c := NewController(tc.q, ControllerOptions{TaskEmpties: 8, Stall: 20 * time.Second})
+	c := NewController(tc.q, ControllerOptions{TaskEmpties: 8, Stall: testStall})
 	rnd := rand.New(rand.NewPCG(3, 5))
 	for i := 0; i < 4; i++ {
 		p, o, ok := randomPosition(rnd, 13+i)
@@ -84,7 +84,7 @@ func TestAnalyzeDepth(t *testing.T) {
 	rs := startRedis(t)
 	cfg := search.Config{TTMiB: 4, NoTable: true}
 	tc := newTestCluster(t, rs.Addr, nil, 2, WorkerOptions{Search: cfg})
-	c := NewController(tc.q, ControllerOptions{Stall: 20 * time.Second})
+	c := NewController(tc.q, ControllerOptions{Stall: testStall})
 	rnd := rand.New(rand.NewPCG(9, 1))
 	local := search.NewEngine(cfg)
 	for i := 0; i < 3; i++ {
@@ -122,7 +122,7 @@ func TestAnalyzeDepth(t *testing.T) {
 func TestSearcherBook(t *testing.T) {
 	rs := startRedis(t)
 	tc := newTestCluster(t, rs.Addr, []string{rs.Addr}, 2, WorkerOptions{Search: search.Config{TTMiB: 4}})
-	c := NewController(tc.q, ControllerOptions{Stall: 20 * time.Second})
+	c := NewController(tc.q, ControllerOptions{Stall: testStall})
 	rnd := rand.New(rand.NewPCG(4, 4))
 	var games []book.Game
 	for len(games) < 3 {

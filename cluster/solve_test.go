@@ -123,7 +123,7 @@ func TestControllerExact(t *testing.T) {
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Strict: true},
 			{Split: TreeSplit},
 		} {
-			co.Stall = 20 * time.Second
+			co.Stall = testStall
 			c := NewController(tc.q, co)
 			for i, cs := range cases {
 				out, err := c.Solve(t.Context(), cs.p, cs.o, -64, 64)
