@@ -33,6 +33,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	fs.DurationVar(&r.GiveUp, "give-up", 30*time.Second, "exit when Redis has failed for this long without a break")
 	fs.StringVar(&r.Name, "name", "", "worker name in the queue (default host-pid)")
 	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the worker to this file (go tool pprof)")
 	setUsage(env, fs, "usage: othello worker [options]\n\nSolves the tasks that \"othello solve/analyze/book extend --redis\" put on the Redis queue until interrupted. Options:\n")
 	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
 		return err
@@ -48,6 +49,11 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	cluster.SilenceClientLog()
 	r.Infof = func(format string, args ...any) { env.log.Info().Msgf(format, args...) }
 	r.Logf = func(format string, args ...any) { env.log.Debug().Msgf(format, args...) }
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return r.Run(ctx)
