@@ -101,7 +101,7 @@ type specNode struct {
 	state       int
 	rest        uint64 // the younger brothers before ordering
 	moves       [maxMoves]orderedMove
-	n, next     int    // moves[next:n] are still to be taken
+	n, next     int                            // moves[next:n] are still to be taken
 	runners     [(MaxThreads + 63) / 64]uint64 // threads (bits by ID) running tasks of this node
 	settings    iterSettings
 }
