@@ -65,7 +65,7 @@ func (b Bench) Run() {
 	base := b.Variants[0].Config
 	threads := "one thread"
 	if base.Threads > 1 {
-		threads = fmt.Sprintf("%d threads", base.Threads)
+		threads = fmt.Sprintf("%d threads (%v)", base.Threads, base.Parallel)
 	}
 	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration())
 	var refs [][]MoveScore
