@@ -145,6 +145,9 @@ type Engine struct {
 	// specQ: the speculative tasks' queue, on the first thread in speculative mode (nil:
 	// none).
 	specQ *specQueue
+	// speculating: the engine runs a speculative task (a helper's), which serves the split
+	// points that recruit its thread.
+	speculating bool
 	// rootHeight is the running iteration's height: a node with height+ply below it lies in
 	// a shallower check or ordering search, whose brothers are not published.
 	rootHeight int

@@ -75,9 +75,14 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	if e.stopped {
 		return 0
 	}
-	if height >= e.ttHeight && e.th.Split != nil && e.th.Split.Aborted() {
-		e.stopped = true
-		return 0
+	if height >= e.ttHeight && e.th.Split != nil {
+		if e.speculating && e.th.Recruited() {
+			e.serve()
+		}
+		if e.th.Split.Aborted() {
+			e.stopped = true
+			return 0
+		}
 	}
 	if e.mayReachEnd && height <= e.endHandover && e.b.NumEmpties() <= height {
 		// The search reaches the end of the game from here: the solver is faster.

@@ -106,6 +106,11 @@ type Thread struct {
 	spec   Split
 	inSpec bool
 	nudge  chan struct{}
+	// recruited: a split point recruited the thread during a speculative task, which serves
+	// it (Pool.Serve) and goes on; served is the time spent so.
+	recruited atomic.Bool
+	hold      atomic.Bool
+	served    time.Duration
 }
 
 // Pool is a fixed set of threads; see the package comment.
@@ -229,11 +234,13 @@ func (p *Pool) run(t *Thread) {
 		default:
 			if p.speculator != nil {
 				now := time.Now()
+				t.served = 0
 				ran := p.speculate(t)
 				if ran {
 					idle += now.Sub(mark)
 					mark = time.Now()
-					spec += mark.Sub(now)
+					spec += mark.Sub(now) - t.served
+					busy += t.served
 					continue
 				}
 			}
@@ -313,7 +320,12 @@ func (p *Pool) Split(t *Thread, sp *Split) bool {
 	p.stats.Joins += uint64(n)
 	for _, h := range recruits[:n] {
 		if h.inSpec {
-			h.spec.Abort() // certain work first: the thread drops its speculative task
+			// Certain work first: the task serves the split at once, or drops out where
+			// it cannot (HoldServe).
+			h.recruited.Store(true)
+			if h.hold.Load() {
+				h.spec.Abort()
+			}
 		}
 		h.idle, h.idleFor = false, nil
 		p.idle.Add(-1)

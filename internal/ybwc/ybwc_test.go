@@ -109,8 +109,8 @@ func TestAbortedChain(t *testing.T) {
 
 // spinner's speculative tasks run until they are aborted; a speculating thread may not split.
 type spinner struct {
-	pool           *Pool
-	started, split atomic.Int64
+	pool                   *Pool
+	started, split, served atomic.Int64
 }
 
 func (s *spinner) Pending() bool { return true }
@@ -122,14 +122,18 @@ func (s *spinner) Speculate(t *Thread) bool {
 		s.split.Add(1)
 	}
 	for !t.Split.Aborted() {
+		if t.Recruited() {
+			s.pool.Serve(t)
+			s.served.Add(1)
+		}
 		runtime.Gosched()
 	}
 	return true
 }
 
-// Idle threads take speculative tasks, and a split point recruits them all the same: a
-// recruit aborts the thread's task (else the count would wait forever), and so does Stop.
-func TestSpeculativeTasksYieldToSplits(t *testing.T) {
+// Idle threads take speculative tasks, and a split point recruits them all the same: the task
+// serves the split and goes on (else the count would wait forever); Stop aborts it.
+func TestSpeculativeTasksServeSplits(t *testing.T) {
 	for _, threads := range []int{2, 3, 8} {
 		p := New(threads)
 		s := &spinner{pool: p}
@@ -150,8 +154,8 @@ func TestSpeculativeTasksYieldToSplits(t *testing.T) {
 			}
 		}
 		st := p.Stats()
-		if st.Splits == 0 || st.SpecTasks == 0 || s.started.Load() == 0 || s.split.Load() != 0 {
-			t.Fatalf("%d threads: stats %+v, %d tasks started, %d splits from speculative tasks", threads, st, s.started.Load(), s.split.Load())
+		if st.Splits == 0 || st.SpecTasks == 0 || s.started.Load() == 0 || s.served.Load() == 0 || s.split.Load() != 0 {
+			t.Fatalf("%d threads: stats %+v, %d tasks started, %d splits served, %d splits from speculative tasks", threads, st, s.started.Load(), s.served.Load(), s.split.Load())
 		}
 	}
 }
