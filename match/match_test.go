@@ -200,14 +200,14 @@ func TestOpenings(t *testing.T) {
 
 func TestParseEngineErrors(t *testing.T) {
 	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1",
-		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
+		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
 		}
 	}
-	sp, err := ParseEngine("depth=8, sel=2 ,eval=mobility,time=200ms,end=14,tt=1,threads=2")
+	sp, err := ParseEngine("depth=8, sel=2 ,eval=mobility,time=200ms,end=14,tt=1,threads=2,parallel=speculative")
 	if err != nil || sp.lim.Depth != 8 || sp.lim.Selectivity != 2 || sp.cfg.Eval != nil || sp.lim.MoveTime != 200*time.Millisecond ||
-		sp.lim.ExactEmpties != 14 || sp.cfg.TTMiB != 1 || sp.cfg.Threads != 2 {
+		sp.lim.ExactEmpties != 14 || sp.cfg.TTMiB != 1 || sp.cfg.Threads != 2 || sp.cfg.Parallel != search.ParallelSpeculative {
 		t.Errorf("%+v, %v", sp, err)
 	}
 	if sp := mustParse(t, "depth=4"); sp.cfg.Eval == nil || sp.cfg.TTMiB != 16 {

@@ -121,6 +121,9 @@ func ParseEngine(text string) (Spec, error) {
 			if err == nil && (sp.cfg.Threads < 1 || sp.cfg.Threads > 256) {
 				err = fmt.Errorf("want 1-256")
 			}
+		case "parallel":
+			// What the threads do with no split point to join: ybwc or speculative.
+			sp.cfg.Parallel, err = search.ParseParallel(v)
 		case "tt":
 			sp.cfg.TTMiB, err = strconv.Atoi(v)
 			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {

@@ -29,6 +29,8 @@ type EngineSettings struct {
 	// engine of package uct, with the options UCT gives in uct.ParseConfig's form; Threads
 	// applies unless UCT sets threads).
 	Engine, UCT string
+	// Parallel is what the alpha-beta engine's threads do with no split point to join.
+	Parallel search.ParallelMode
 }
 
 // NewEngine checks the settings and builds the engine and the front end's options; an error
@@ -44,7 +46,7 @@ func NewEngine(s EngineSettings, log zerolog.Logger) (Engine, Options, error) {
 	if err != nil {
 		return nil, Options{}, err
 	}
-	cfg := search.Config{TTMiB: s.TTMiB, Threads: s.Threads, Eval: ev}
+	cfg := search.Config{TTMiB: s.TTMiB, Threads: s.Threads, Eval: ev, Parallel: s.Parallel}
 	// The tables are allocated and touched now: too large a request would end the process.
 	if err := bigmem.CheckAvailable(search.TableBytes(cfg)); err != nil {
 		return nil, Options{}, fmt.Errorf("-tt %d: %v", s.TTMiB, err)

@@ -27,8 +27,12 @@ func BenchLine(name string, r BenchResult, loss bool, first *BenchResult) string
 	if loss {
 		line += fmt.Sprintf("  loss %.3f discs/move, %d worse", r.Loss, r.Worse)
 	}
-	if p := r.Parallel; p.Splits > 0 {
-		line += fmt.Sprintf("  splits %d, helpers idle %.0f%%", p.Splits, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
+	if p := r.Parallel; p.Splits > 0 || p.SpecTasks > 0 {
+		all := (p.Idle + p.Busy + p.Spec).Seconds()
+		line += fmt.Sprintf("  splits %d, helpers idle %.0f%%", p.Splits, 100*p.Idle.Seconds()/all)
+		if p.SpecTasks > 0 {
+			line += fmt.Sprintf(", speculative %.0f%% (%d tasks, %d nodes)", 100*p.Spec.Seconds()/all, p.SpecTasks, p.SpecNodes)
+		}
 	}
 	if first != nil {
 		line += fmt.Sprintf("  nodes x%.2f  cpu x%.2f vs full", float64(r.Nodes)/float64(first.Nodes), r.CPU.Seconds()/first.CPU.Seconds())
@@ -61,7 +65,7 @@ func (b Bench) Run() {
 	base := b.Variants[0].Config
 	threads := "one thread"
 	if base.Threads > 1 {
-		threads = fmt.Sprintf("%d threads", base.Threads)
+		threads = fmt.Sprintf("%d threads (%v)", base.Threads, base.Parallel)
 	}
 	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration())
 	var refs [][]MoveScore

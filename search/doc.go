@@ -20,8 +20,11 @@
 // With Config.Threads above one, an Engine leads helper Engines, one per thread of its solver's
 // pool, that share its tables (lock-free, XOR-verified slots) and take the moves of nodes of
 // height 4 or more, and of the root, after their first move (Young Brothers Wait,
-// internal/ybwc; parallel.go, docs/parallel.md). The bench command's positions, feature table
-// and loss measurements are in bench.go.
+// internal/ybwc; parallel.go, docs/parallel.md). With Config.Parallel speculative, threads
+// with no split point to join search younger brothers of the first thread's path ahead of it,
+// best first by the probability from the Multi-ProbCut fit that they will be searched (seed
+// paper 000, Ura, Tsuruoka and Chikayama; speculative.go). The bench command's positions,
+// feature table and loss measurements are in bench.go.
 //
 // All per-search state lives in an Engine; there is no package-level mutable state. The tables
 // read by the hot paths are built once at init.

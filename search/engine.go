@@ -70,6 +70,9 @@ type Config struct {
 	MPCScreen float64
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
+	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
+	// or take speculative tasks (ParallelSpeculative); the zero value is the measured default.
+	Parallel ParallelMode
 	// SplitHeight is the least height at which a node's moves are shared out among the
 	// threads (0: defaultSplitHeight).
 	SplitHeight int
@@ -139,6 +142,15 @@ type Engine struct {
 	nSplits     int
 	splits      [16]midSplit
 	root        rootSplit
+	// specQ: the speculative tasks' queue, on the first thread in speculative mode (nil:
+	// none).
+	specQ *specQueue
+	// speculating: the engine runs a speculative task (a helper's), which serves the split
+	// points that recruit its thread.
+	speculating bool
+	// rootHeight is the running iteration's height: a node with height+ply below it lies in
+	// a shallower check or ordering search, whose brothers are not published.
+	rootHeight int
 	// killer[ply] is the move (a bitboard of one square, or 0) that last refuted a node at
 	// ply below sortHeight (always 0 with cfg.NoKiller).
 	killer [maxPly]uint64
@@ -352,6 +364,7 @@ func (e *Engine) rootMoves(moves uint64) []rootMove {
 // Moves whose search was cut short by a stop keep their previous value.
 func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 	e.mayReachEnd = e.devReach(height) >= e.b.NumEmpties()
+	e.rootHeight = height
 	done := make([]bool, len(rm))
 	for i := range rm {
 		if i == 1 && e.searchRootParallel(rm, done, height, n) {
@@ -361,11 +374,18 @@ func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 		if i >= n {
 			thr = nthBest(rm[:i], n)
 		}
+		published := i == 0 && n == 1 && len(rm) > 1 && e.specQ != nil
+		if published {
+			e.specPublishRoot(rm, height)
+		}
 		u := e.b.Make(rm[i].sq)
 		e.ply = 1
 		v := e.rootChild(thr, height)
 		e.ply = 0
 		e.b.Unmake(u)
+		if published {
+			e.specRetract()
+		}
 		if e.stopped {
 			break
 		}

@@ -75,9 +75,14 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	if e.stopped {
 		return 0
 	}
-	if height >= e.ttHeight && e.th.Split != nil && e.th.Split.Aborted() {
-		e.stopped = true
-		return 0
+	if height >= e.ttHeight && e.th.Split != nil {
+		if e.speculating && e.th.Recruited() {
+			e.serve()
+		}
+		if e.th.Split.Aborted() {
+			e.stopped = true
+			return 0
+		}
 	}
 	if e.mayReachEnd && height <= e.endHandover && e.b.NumEmpties() <= height {
 		// The search reaches the end of the game from here: the solver is faster.
@@ -184,6 +189,21 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 				break
 			}
 		}
+		// Speculative mode: the first thread publishes the node while it searches the first
+		// move, so that an idle thread may search the others ahead of it (speculative.go).
+		published := false
+		if i == 0 && e.specQ != nil && height >= specMinHeight && height+ply >= e.rootHeight {
+			var rest []orderedMove
+			restBits := moves
+			if ordered {
+				rest, restBits = list[1:n], 0
+			}
+			if len(rest) > 0 || restBits != 0 {
+				mu, sigma := e.specPredict(height, &en, ok)
+				e.specPublish(a, beta, height, rest, restBits, mu, sigma, pvs)
+				published = true
+			}
+		}
 		sq := list[i].sq
 		// Copying the board back after the child's search is cheaper than Unmake's second
 		// pass over the line indices (bench: -8% time at depth 11, -17% at depth 12 level 4,
@@ -208,6 +228,9 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 		}
 		e.ply--
 		e.b = saved
+		if published {
+			e.specRetract()
+		}
 		if e.stopped {
 			return 0
 		}

@@ -73,7 +73,18 @@ func (e *Engine) endNode(alpha, beta int) int {
 	sc := e.scale
 	lo := min(max(floorDiv(alpha, sc), -65), 64)
 	hi := max(min(-floorDiv(-beta, sc), 65), lo+1)
+	if e.speculating {
+		// The solver does not serve split points: one that recruits a speculating thread
+		// while it solves aborts the task instead (speculative.go).
+		e.th.HoldServe(true)
+		if e.th.Recruited() {
+			e.serve()
+		}
+	}
 	v, nodes, stopped := e.solver.Window(e.b.P, e.b.O, lo, hi)
+	if e.speculating {
+		e.th.HoldServe(false)
+	}
 	e.nodes += nodes
 	if stopped {
 		e.stopped = true

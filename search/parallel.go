@@ -204,6 +204,14 @@ func (e *Engine) newTeam() {
 		}
 	}
 	e.team = tm
+	mode := e.cfg.Parallel
+	if mode == ParallelDefault {
+		mode = defaultParallel
+	}
+	if n > 1 && mode == ParallelSpeculative {
+		e.specQ = &specQueue{team: tm}
+		tm.pool.SetSpeculator(e.specQ)
+	}
 }
 
 // Threads is the number of threads the engine searches with.

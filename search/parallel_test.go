@@ -21,8 +21,9 @@ func TestParallelMidgameValue(t *testing.T) {
 	}
 	cfg := Config{TTMiB: 1, SolverMiB: 1, NoMPC: true, NoTable: true, SplitHeight: 3}
 	seq := NewEngine(cfg)
-	for _, threads := range []int{2, 8} {
-		cfg.Threads = threads
+	for _, run := range parallelRuns {
+		threads := run.threads
+		cfg.Threads, cfg.Parallel = threads, run.mode
 		par := NewEngine(cfg)
 		for i, b := range positions {
 			want := seq.Search(context.Background(), b, Limits{Depth: depth}, nil)
@@ -35,9 +36,30 @@ func TestParallelMidgameValue(t *testing.T) {
 			}
 			checkPVLegal(t, b, got.PV)
 		}
-		if st := par.ParallelStats(); st.Splits == 0 {
-			t.Fatalf("%d threads: no split point was opened", threads)
-		}
+		checkParallelStats(t, par, run)
+	}
+}
+
+// parallelRuns are the thread counts and modes the parallel tests run (more threads than
+// cores too).
+var parallelRuns = []struct {
+	threads int
+	mode    ParallelMode
+}{{2, ParallelYBWC}, {8, ParallelYBWC}, {2, ParallelSpeculative}, {8, ParallelSpeculative}}
+
+// checkParallelStats fails a test whose searches opened no split point, or in speculative
+// mode ran no speculative task: it would have tested nothing of the mode.
+func checkParallelStats(t *testing.T, e *Engine, run struct {
+	threads int
+	mode    ParallelMode
+}) {
+	t.Helper()
+	st := e.ParallelStats()
+	if st.Splits == 0 {
+		t.Fatalf("%d threads, %v: no split point was opened", run.threads, run.mode)
+	}
+	if run.mode == ParallelSpeculative && (st.SpecTasks == 0 || st.SpecNodes == 0) {
+		t.Fatalf("%d threads, %v: no speculative task ran (%+v)", run.threads, run.mode, st)
 	}
 }
 
@@ -74,8 +96,9 @@ func TestParallelFullEngine(t *testing.T) {
 	if testing.Short() {
 		ps = ps[:4]
 	}
-	for _, threads := range []int{2, 8} {
-		e := NewEngine(Config{Eval: ev, TTMiB: 4, SolverMiB: 8, Threads: threads, SplitHeight: 2})
+	for _, run := range parallelRuns {
+		threads := run.threads
+		e := NewEngine(Config{Eval: ev, TTMiB: 4, SolverMiB: 8, Threads: threads, Parallel: run.mode, SplitHeight: 2})
 		for i, pr := range ps {
 			want, _ := pr.Best()
 			r := e.Search(context.Background(), pr.Board, Limits{Depth: 30}, nil)
@@ -91,9 +114,7 @@ func TestParallelFullEngine(t *testing.T) {
 			}
 			checkPVLegal(t, b, r.PV)
 		}
-		if st := e.ParallelStats(); st.Splits == 0 {
-			t.Fatalf("%d threads: no split point was opened", threads)
-		}
+		checkParallelStats(t, e, run)
 	}
 }
 
@@ -103,19 +124,22 @@ func TestParallelMidgameAllocatesNothingPerNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, Threads: 2, SplitHeight: 3})
-	b := randomPositions(44, 1, 40)[0]
-	e.team.pool.Start()
-	defer e.team.pool.Stop()
-	e.begin(context.Background(), b, Limits{Selectivity: 3}, timePlan{})
-	allocs := testing.AllocsPerRun(3, func() {
-		e.nextGeneration()
-		e.alphaBeta(-scoreInf, scoreInf, 7)
-	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per search", allocs)
-	}
-	if e.ParallelStats().Splits == 0 {
-		t.Fatal("no split point was opened")
+	for _, mode := range []ParallelMode{ParallelYBWC, ParallelSpeculative} {
+		e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, Threads: 2, SplitHeight: 3, Parallel: mode})
+		b := randomPositions(44, 1, 40)[0]
+		e.team.pool.Start()
+		e.begin(context.Background(), b, Limits{Selectivity: 3}, timePlan{})
+		allocs := testing.AllocsPerRun(3, func() {
+			e.nextGeneration()
+			e.alphaBeta(-scoreInf, scoreInf, 9)
+		})
+		e.team.pool.Stop()
+		if allocs != 0 {
+			t.Fatalf("%v: %v allocations per search", mode, allocs)
+		}
+		checkParallelStats(t, e, struct {
+			threads int
+			mode    ParallelMode
+		}{2, mode})
 	}
 }

@@ -48,6 +48,11 @@ func (f *engineFlags) addLearnFlags(fs *flag.FlagSet) {
 func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, error) {
 	s := f.settings
 	s.TTMiB, s.Threads, s.Eval = f.search.tt, f.search.threads, f.search.eval
+	mode, err := search.ParseParallel(f.search.parallel)
+	if err != nil {
+		return nil, protocol.Options{}, exitError{2, fmt.Errorf("-parallel: %v", err)}
+	}
+	s.Parallel = mode
 	eng, opt, err := protocol.NewEngine(s, env.log)
 	if err != nil {
 		return nil, opt, exitError{2, err}

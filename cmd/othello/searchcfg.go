@@ -45,6 +45,7 @@ func (ev evaluator) configure(cfg *search.Config) {
 type searchFlags struct {
 	tt, threads int
 	eval        string
+	parallel    string
 }
 
 // addSearchFlags adds them to fs, with the command's default thread count and its text.
@@ -53,6 +54,7 @@ func addSearchFlags(fs *flag.FlagSet, threads int, threadsHelp string) *searchFl
 	fs.IntVar(&f.tt, "tt", 64, "bounds tables size in MiB")
 	fs.IntVar(&f.threads, "threads", threads, threadsHelp)
 	fs.StringVar(&f.eval, "eval", "default", evalFlagHelp)
+	fs.StringVar(&f.parallel, "parallel", search.ParallelDefault.String(), "with -threads > 1, what a thread does with no split point to join: ybwc (waits) or speculative (searches moves ahead of the first thread)")
 	return f
 }
 
@@ -66,7 +68,11 @@ func (f *searchFlags) configure(cfg *search.Config) (evaluator, error) {
 	if err := checkThreads(f.threads); err != nil {
 		return ev, err
 	}
-	cfg.TTMiB, cfg.Threads = f.tt, f.threads
+	mode, err := search.ParseParallel(f.parallel)
+	if err != nil {
+		return ev, exitError{2, fmt.Errorf("-parallel: %v", err)}
+	}
+	cfg.TTMiB, cfg.Threads, cfg.Parallel = f.tt, f.threads, mode
 	ev.configure(cfg)
 	return ev, checkTableMemory(fmt.Sprintf("-tt %d", f.tt), search.TableBytes(*cfg))
 }

@@ -101,6 +101,16 @@ type Thread struct {
 	// beneath it (a master waiting for its helpers).
 	idle    bool
 	idleFor *Split
+	// Speculative work (spec.go): the split of the thread's running speculative task, whether
+	// it runs one (pool.mu), and the signal that new work may be there.
+	spec   Split
+	inSpec bool
+	nudge  chan struct{}
+	// recruited: a split point recruited the thread during a speculative task, which serves
+	// it (Pool.Serve) and goes on; served is the time spent so.
+	recruited atomic.Bool
+	hold      atomic.Bool
+	served    time.Duration
 }
 
 // Pool is a fixed set of threads; see the package comment.
@@ -114,6 +124,11 @@ type Pool struct {
 	// MaxPerSplit caps the threads recruited to one split point, its master included (0: no
 	// cap).
 	MaxPerSplit int
+	// speculator, when set, gives idle worker threads speculative tasks (spec.go); sleepers
+	// counts the worker threads blocked waiting for a split or a nudge.
+	speculator Speculator
+	sleepers   atomic.Int32
+	specNodes  atomic.Uint64
 }
 
 // New returns a pool of n threads (at least 1), thread 0 being the caller's.
@@ -121,7 +136,7 @@ func New(n int) *Pool {
 	p := &Pool{threads: make([]*Thread, max(n, 1))}
 	for i := range p.threads {
 		// Room for one split to join and one end-of-wait signal: never more are pending.
-		p.threads[i] = &Thread{ID: i, wake: make(chan *Split, 2)}
+		p.threads[i] = &Thread{ID: i, wake: make(chan *Split, 2), nudge: make(chan struct{}, 1)}
 	}
 	return p
 }
@@ -133,19 +148,27 @@ type Stats struct {
 	Joins  uint64        // threads recruited to a split point
 	Idle   time.Duration // time the worker goroutines spent waiting for work, summed
 	Busy   time.Duration // time they spent on split points, summed
+	// Speculative tasks (spec.go): how many the worker goroutines ran (or began before an
+	// abort), the time they spent on them and the nodes they searched.
+	SpecTasks uint64
+	Spec      time.Duration
+	SpecNodes uint64
 }
 
 // Stats returns the counts since the pool was made (or ResetStats). Call it between searches.
 func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.stats
+	st := p.stats
+	st.SpecNodes = p.specNodes.Load()
+	return st
 }
 
 // ResetStats zeroes the counts.
 func (p *Pool) ResetStats() {
 	p.mu.Lock()
 	p.stats = Stats{}
+	p.specNodes.Store(0)
 	p.mu.Unlock()
 }
 
@@ -186,6 +209,7 @@ func (p *Pool) Stop() {
 			p.idle.Add(-1)
 		}
 		t.idle = false
+		t.spec.Abort()
 		close(t.wake)
 	}
 	p.mu.Unlock()
@@ -200,9 +224,44 @@ func (p *Pool) HasIdle() bool { return p.idle.Load() > 0 }
 
 func (p *Pool) run(t *Thread) {
 	defer p.wg.Done()
-	var idle, busy time.Duration
+	var idle, busy, spec time.Duration
 	mark := time.Now()
-	for sp := range t.wake {
+	for {
+		var sp *Split
+		var ok bool
+		select {
+		case sp, ok = <-t.wake:
+		default:
+			if p.speculator != nil {
+				now := time.Now()
+				t.served = 0
+				ran := p.speculate(t)
+				if ran {
+					idle += now.Sub(mark)
+					mark = time.Now()
+					spec += mark.Sub(now) - t.served
+					busy += t.served
+					continue
+				}
+			}
+			// Counted before the last look for work, so that a task published after the
+			// look finds the thread counted and nudges it.
+			p.sleepers.Add(1)
+			if p.speculator != nil && p.speculator.Pending() {
+				p.sleepers.Add(-1)
+				continue
+			}
+			select {
+			case sp, ok = <-t.wake:
+			case <-t.nudge:
+				p.sleepers.Add(-1)
+				continue
+			}
+			p.sleepers.Add(-1)
+		}
+		if !ok {
+			break
+		}
 		if sp == nil {
 			continue
 		}
@@ -223,6 +282,7 @@ func (p *Pool) run(t *Thread) {
 	p.mu.Lock()
 	p.stats.Idle += idle
 	p.stats.Busy += busy
+	p.stats.Spec += spec
 	p.mu.Unlock()
 }
 
@@ -232,6 +292,12 @@ func (p *Pool) run(t *Thread) {
 // then calls Wait.
 func (p *Pool) Split(t *Thread, sp *Split) bool {
 	p.mu.Lock()
+	if t.inSpec {
+		// Speculative work is never shared: a split beneath it would recruit threads that
+		// certain work may need at any moment.
+		p.mu.Unlock()
+		return false
+	}
 	var recruits [64]*Thread
 	n := 0
 	for _, h := range p.threads {
@@ -253,6 +319,14 @@ func (p *Pool) Split(t *Thread, sp *Split) bool {
 	p.stats.Splits++
 	p.stats.Joins += uint64(n)
 	for _, h := range recruits[:n] {
+		if h.inSpec {
+			// Certain work first: the task serves the split at once, or drops out where
+			// it cannot (HoldServe).
+			h.recruited.Store(true)
+			if h.hold.Load() {
+				h.spec.Abort()
+			}
+		}
 		h.idle, h.idleFor = false, nil
 		p.idle.Add(-1)
 		h.wake <- sp

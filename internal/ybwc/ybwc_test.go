@@ -1,6 +1,8 @@
 package ybwc
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -102,5 +104,58 @@ func TestAbortedChain(t *testing.T) {
 	}
 	if !c.beneath(&a) || a.beneath(&c) {
 		t.Fatal("beneath")
+	}
+}
+
+// spinner's speculative tasks run until they are aborted; a speculating thread may not split.
+type spinner struct {
+	pool                   *Pool
+	started, split, served atomic.Int64
+}
+
+func (s *spinner) Pending() bool { return true }
+
+func (s *spinner) Speculate(t *Thread) bool {
+	s.started.Add(1)
+	var sp Split
+	if s.pool.Split(t, &sp) {
+		s.split.Add(1)
+	}
+	for !t.Split.Aborted() {
+		if t.Recruited() {
+			s.pool.Serve(t)
+			s.served.Add(1)
+		}
+		runtime.Gosched()
+	}
+	return true
+}
+
+// Idle threads take speculative tasks, and a split point recruits them all the same: the task
+// serves the split and goes on (else the count would wait forever); Stop aborts it.
+func TestSpeculativeTasksServeSplits(t *testing.T) {
+	for _, threads := range []int{2, 3, 8} {
+		p := New(threads)
+		s := &spinner{pool: p}
+		p.SetSpeculator(s)
+		c := &counter{pool: p, splits: make([][]countSplit, threads), depth: make([]int, threads)}
+		for i := range c.splits {
+			c.splits[i] = make([]countSplit, 8)
+			for k := range c.splits[i] {
+				c.splits[i][k].Init(&c.splits[i][k])
+			}
+		}
+		for run := 0; run < 5; run++ {
+			p.Start()
+			got := c.count(p.Thread(0), 5, 7)
+			p.Stop()
+			if got != 78125 {
+				t.Fatalf("%d threads: %d leaves, want 78125", threads, got)
+			}
+		}
+		st := p.Stats()
+		if st.Splits == 0 || st.SpecTasks == 0 || s.started.Load() == 0 || s.served.Load() == 0 || s.split.Load() != 0 {
+			t.Fatalf("%d threads: stats %+v, %d tasks started, %d splits served, %d splits from speculative tasks", threads, st, s.started.Load(), s.served.Load(), s.split.Load())
+		}
 	}
 }
