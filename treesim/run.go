@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/othellogo/othello/board"
 )
 
 // Config is one experiment: which trees, how many processes, which orders.
@@ -21,6 +23,10 @@ type Config struct {
 	// Workers is how many trees are simulated at once (0: one per CPU). The results do not
 	// depend on it.
 	Workers int
+	// Positions, when not empty, replace the artificial trees (B, Seed) by the Othello trees
+	// of these positions to Depth, one tree each; Source names them in the report.
+	Positions []board.Board
+	Source    string
 }
 
 // Stat is a mean and a sample standard deviation over the trees.
@@ -49,12 +55,15 @@ func stat(xs []float64) Stat {
 type Cell struct {
 	Steps Stat // steps to finish the search
 	Nodes Stat // tasks executed: the node searches done, wasted ones included
+	// Speedup is the sequential search's node count (the steps of one process) over the
+	// steps, tree by tree.
+	Speedup Stat
 }
 
 // Report is an experiment's result.
 type Report struct {
 	Config
-	Model *Model
+	Model *Model // nil for Othello trees
 	// Sequential is the node count of the sequential alpha-beta search (Sequential.Nodes), or
 	// with FreeLeaves its searches of depth 1 or more (Sequential.Interior): what every order
 	// must take with one process.
@@ -87,13 +96,23 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 			return nil, fmt.Errorf("%d processes: want at least 1", p)
 		}
 	}
-	if err := checkShape(cfg.B, cfg.Depth); err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	m, err := NewModel(cfg.B)
-	if err != nil {
-		return nil, err
+	var m *Model
+	var oth *othelloSetup
+	if len(cfg.Positions) > 0 {
+		var err error
+		if oth, err = newOthelloSetup(cfg); err != nil {
+			return nil, err
+		}
+		cfg.Trees = len(cfg.Positions)
+	} else {
+		if err := checkShape(cfg.B, cfg.Depth); err != nil {
+			return nil, err
+		}
+		var err error
+		if m, err = NewModel(cfg.B); err != nil {
+			return nil, err
+		}
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -116,7 +135,13 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 			defer wg.Done()
 			s := NewSim()
 			for i := range jobs {
-				r, err := runTree(ctx, s, m, cfg, i)
+				var r treeResult
+				var err error
+				if oth != nil {
+					r, err = oth.runTree(ctx, s, cfg, i)
+				} else {
+					r, err = runTree(ctx, s, m, cfg, i)
+				}
 				select {
 				case out <- done{i, r, err}:
 				case <-ctx.Done():
@@ -171,11 +196,13 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 		for p := range cfg.Procs {
 			steps := make([]float64, cfg.Trees)
 			nodes := make([]float64, cfg.Trees)
+			speedup := make([]float64, cfg.Trees)
 			for i, r := range results {
 				steps[i] = float64(r.steps[o][p])
 				nodes[i] = float64(r.nodes[o][p])
+				speedup[i] = float64(r.seq) / float64(r.steps[o][p])
 			}
-			rep.Cells[o][p] = Cell{stat(steps), stat(nodes)}
+			rep.Cells[o][p] = Cell{stat(steps), stat(nodes), stat(speedup)}
 		}
 	}
 	return rep, nil
