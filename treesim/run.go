@@ -85,6 +85,9 @@ type treeResult struct {
 // Run simulates every order with every number of processes on cfg.Trees trees. progress, if not
 // nil, is called after each tree with the trees done so far, from the caller's goroutine.
 func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Report, error) {
+	if len(cfg.Positions) > 0 {
+		cfg.Trees = len(cfg.Positions)
+	}
 	if cfg.Trees < 1 {
 		return nil, fmt.Errorf("%d trees: want at least 1", cfg.Trees)
 	}
@@ -104,7 +107,6 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 		if oth, err = newOthelloSetup(cfg); err != nil {
 			return nil, err
 		}
-		cfg.Trees = len(cfg.Positions)
 	} else {
 		if err := checkShape(cfg.B, cfg.Depth); err != nil {
 			return nil, err
