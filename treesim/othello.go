@@ -73,7 +73,7 @@ type OthelloTree struct {
 	// leaf that a pass left short of the end is solved.
 	exact bool
 	known boundTable
-	kids    [][maxKids]okid // scratch per depth for the oracle
+	kids  [][maxKids]okid // scratch per depth for the oracle
 }
 
 // NewOthelloTree returns the tree of position b searched to depth plies (a pass is a ply). A
@@ -291,7 +291,7 @@ func (t *OthelloTree) predict(h int32, ps othPos, height int) (float64, float64)
 	if height == 0 || t.terminal(ps) {
 		return float64(h), leafSD
 	}
-	return t.pred.At(board.Count(^(ps.p|ps.o)), height, float64(h))
+	return t.pred.At(board.Count(^(ps.p | ps.o)), height, float64(h))
 }
 
 // leafSD is the deviation given to a value known exactly (a leaf's): the table clamps its ratio
