@@ -511,7 +511,7 @@ func (o *othelloSetup) runTree(ctx context.Context, s *Sim, cfg Config, i int) (
 	if v := q.Search(); v != want {
 		return treeResult{}, fmt.Errorf("position %d: sequential search found %d, the tree's value is %d", i+1, v, want)
 	}
-	r := treeResult{seq: q.Nodes}
+	r := treeResult{seq: q.Nodes, branch: float64(q.Children) / float64(max(q.Expanded, 1))}
 	r.steps = make([][]int, len(cfg.Orders))
 	r.nodes = make([][]int, len(cfg.Orders))
 	for k, order := range cfg.Orders {

@@ -10,6 +10,9 @@ type OthelloSequential struct {
 	tt     boundTable
 	kids   [][maxKids]okid
 	Nodes  int // searches not answered by the table
+	// Expanded and Children count the searches that generated children and their children:
+	// the branching factor of the searched tree is their ratio.
+	Expanded, Children int
 }
 
 // NewOthelloSequential returns a sequential search of tree.
@@ -41,6 +44,8 @@ func (q *OthelloSequential) search(ps othPos, t, j int, alpha, beta int32) (int3
 	}
 	kids := &q.kids[t]
 	n := q.tree.children(ps, t, kids[:])
+	q.Expanded++
+	q.Children += n
 	best, hiAll := -inf, -inf
 	for i := 0; i < n; i++ {
 		clo, chi := q.search(kids[i].pos, t+1, j-1, -beta, -max(alpha, best))

@@ -195,7 +195,8 @@ func (rep *Report) writeOthello(w io.Writer) {
 		len(rep.Positions), rep.Source, rep.Depth, shallow)
 	fmt.Fprintf(w, "the engine's move order without its tables and killers, the pattern evaluation at the leaves, predictions\n")
 	fmt.Fprintf(w, "from its Multi-ProbCut fit of the value at a height on the static value\n")
-	fmt.Fprintf(w, "sequential alpha-beta: %s nodes (sd %s), the steps of every order with one process\n\n", num(rep.Sequential.Mean), num(rep.Sequential.SD))
+	fmt.Fprintf(w, "sequential alpha-beta: %s nodes (sd %s), the steps of every order with one process; %.1f children a node\n\n",
+		num(rep.Sequential.Mean), num(rep.Sequential.SD), rep.Branching.Mean)
 	rep.header(w, "steps  P =")
 	for o, order := range rep.Orders {
 		rep.row(w, order.String(), func(c Cell) float64 { return c.Steps.Mean }, o)

@@ -68,8 +68,11 @@ type Report struct {
 	// with FreeLeaves its searches of depth 1 or more (Sequential.Interior): what every order
 	// must take with one process.
 	Sequential Stat
-	Cells      [][]Cell // [order][procs]
-	Elapsed    time.Duration
+	// Branching is, for Othello trees, the mean number of children of the nodes the
+	// sequential search expanded.
+	Branching Stat
+	Cells     [][]Cell // [order][procs]
+	Elapsed   time.Duration
 }
 
 // treeSeed is the seed of the i-th tree of an experiment.
@@ -77,9 +80,10 @@ func treeSeed(seed uint64, i int) uint64 { return splitmix(seed ^ splitmix(uint6
 
 // treeResult is what the runs on one tree measured.
 type treeResult struct {
-	seq   int
-	steps [][]int // [order][procs]
-	nodes [][]int
+	seq    int
+	branch float64 // Othello trees: the sequential search's mean number of children
+	steps  [][]int // [order][procs]
+	nodes  [][]int
 }
 
 // Run simulates every order with every number of processes on cfg.Trees trees. progress, if not
@@ -192,6 +196,13 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 		seq[i] = float64(r.seq)
 	}
 	rep.Sequential = stat(seq)
+	if len(cfg.Positions) > 0 {
+		br := make([]float64, cfg.Trees)
+		for i, r := range results {
+			br[i] = r.branch
+		}
+		rep.Branching = stat(br)
+	}
 	rep.Cells = make([][]Cell, len(cfg.Orders))
 	for o := range cfg.Orders {
 		rep.Cells[o] = make([]Cell, len(cfg.Procs))
