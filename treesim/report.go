@@ -3,6 +3,7 @@ package treesim
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -205,6 +206,24 @@ func (rep *Report) writeOthello(w io.Writer) {
 		rep.row(w, "  of the means", func(c Cell) float64 { return rep.Sequential.Mean / c.Steps.Mean }, o)
 	}
 	fmt.Fprintf(w, "(speedup: the sequential nodes over the steps, the mean over the trees; of the means: mean nodes over mean steps)\n\n")
+	if len(rep.Orders) > 1 {
+		rep.header(w, fmt.Sprintf("steps/%v  P =", rep.Orders[0]))
+		se := 1 / math.Sqrt(float64(max(rep.Trees, 1)))
+		for o, order := range rep.Orders[1:] {
+			fmt.Fprintf(w, "%-16s", order.String())
+			for p := range rep.Procs {
+				c := rep.Cells[o+1][p].Ratio
+				fmt.Fprintf(w, " %9s", fmt.Sprintf("%.3f", c.Mean))
+			}
+			fmt.Fprintln(w)
+			fmt.Fprintf(w, "%-16s", "  (se)")
+			for p := range rep.Procs {
+				fmt.Fprintf(w, " %9s", fmt.Sprintf("%.3f", rep.Cells[o+1][p].Ratio.SD*se))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "(each order's steps over the %v's on the same tree, the mean over the trees and its standard error)\n\n", rep.Orders[0])
+	}
 	rep.header(w, "nodes  P =")
 	for o, order := range rep.Orders {
 		rep.row(w, order.String(), func(c Cell) float64 { return c.Nodes.Mean }, o)

@@ -58,6 +58,8 @@ type Cell struct {
 	// Speedup is the sequential search's node count (the steps of one process) over the
 	// steps, tree by tree.
 	Speedup Stat
+	// Ratio is the steps over those of the first order with as many processes, tree by tree.
+	Ratio Stat
 }
 
 // Report is an experiment's result.
@@ -210,12 +212,14 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 			steps := make([]float64, cfg.Trees)
 			nodes := make([]float64, cfg.Trees)
 			speedup := make([]float64, cfg.Trees)
+			ratio := make([]float64, cfg.Trees)
 			for i, r := range results {
 				steps[i] = float64(r.steps[o][p])
 				nodes[i] = float64(r.nodes[o][p])
 				speedup[i] = float64(r.seq) / float64(r.steps[o][p])
+				ratio[i] = float64(r.steps[o][p]) / float64(r.steps[0][p])
 			}
-			rep.Cells[o][p] = Cell{stat(steps), stat(nodes), stat(speedup)}
+			rep.Cells[o][p] = Cell{stat(steps), stat(nodes), stat(speedup), stat(ratio)}
 		}
 	}
 	return rep, nil
