@@ -3,6 +3,7 @@ package treesim
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,9 @@ type RunOptions struct {
 	Seed                             uint64
 	FreeLeaves                       bool
 	Procs, Orders                    string
+	// Othello names the positions of Othello trees (LoadPositions) instead of artificial
+	// trees; the caller loads them into Config.Positions.
+	Othello string
 }
 
 // Check refuses a list of processes that are not positive numbers, an unknown order, a
@@ -50,6 +54,20 @@ func (o RunOptions) config() (Config, error) {
 	if o.B < 2 || o.B > 30 || o.Depth < 1 || o.Trees < 1 || o.IDStep < 0 {
 		return cfg, fmt.Errorf("want -b 2-30, -d and -trees at least 1, -idstep at least 0")
 	}
+	if o.Othello != "" {
+		cfg.Source = o.Othello
+		if o.Depth > MaxOthelloDepth {
+			return cfg, fmt.Errorf("-d %d: Othello trees want at most %d", o.Depth, MaxOthelloDepth)
+		}
+		if o.FreeLeaves {
+			return cfg, fmt.Errorf("-freeleaves is for artificial trees")
+		}
+		for _, ord := range cfg.Orders {
+			if ord == Exact {
+				return cfg, fmt.Errorf("-orders: exact is for artificial trees")
+			}
+		}
+	}
 	return cfg, nil
 }
 
@@ -57,6 +75,10 @@ func (o RunOptions) config() (Config, error) {
 // (with the paper's, when it has the branching factor and depth), nodes and search overhead
 // of every order at every number of processes.
 func (rep *Report) Write(w io.Writer) {
+	if rep.Model == nil {
+		rep.writeOthello(w)
+		return
+	}
 	paper, hasPaper := PaperTable(rep.B, rep.Depth)
 	leaves := "a leaf is a task"
 	if rep.FreeLeaves {
@@ -130,7 +152,28 @@ func (rep *Report) Write(w io.Writer) {
 		row(order.String(), mean)
 	}
 	fmt.Fprintf(w, "(nodes: tasks executed, the mean over the trees)\n\n")
-	header("overhead  P =")
+	rep.writeOverhead(w)
+}
+
+func (rep *Report) header(w io.Writer, title string) {
+	fmt.Fprintf(w, "%-16s", title)
+	for _, p := range rep.Procs {
+		fmt.Fprintf(w, " %9d", p)
+	}
+	fmt.Fprintln(w)
+}
+
+func (rep *Report) row(w io.Writer, label string, cell func(c Cell) float64, o int) {
+	fmt.Fprintf(w, "%-16s", label)
+	for p := range rep.Procs {
+		fmt.Fprintf(w, " %9s", num(cell(rep.Cells[o][p])))
+	}
+	fmt.Fprintln(w)
+}
+
+// writeOverhead ends a report: the search overhead and the time taken.
+func (rep *Report) writeOverhead(w io.Writer) {
+	rep.header(w, "overhead  P =")
 	for o, order := range rep.Orders {
 		fmt.Fprintf(w, "%-16s", order.String())
 		for p := range rep.Procs {
@@ -140,6 +183,53 @@ func (rep *Report) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "(search overhead: nodes searched beyond the sequential search's)\n")
 	fmt.Fprintf(w, "\nsimulated in %v\n", rep.Elapsed.Round(time.Second/10))
+}
+
+// writeOthello is Write for Othello trees: steps with their deviation and the speedup over one
+// process, nodes and overhead.
+func (rep *Report) writeOthello(w io.Writer) {
+	shallow := fmt.Sprintf("shallow searches %d plies shallower", rep.IDStep)
+	if rep.IDStep == 0 {
+		shallow = "no shallow searches"
+	}
+	fmt.Fprintf(w, "treesim: Othello trees of %d positions (%s), depth %d (a pass is a ply); %s; a leaf is a task\n",
+		len(rep.Positions), rep.Source, rep.Depth, shallow)
+	fmt.Fprintf(w, "the engine's move order without its tables and killers, the pattern evaluation at the leaves, predictions\n")
+	fmt.Fprintf(w, "from its Multi-ProbCut fit of the value at a height on the static value\n")
+	fmt.Fprintf(w, "sequential alpha-beta: %s nodes (sd %s), the steps of every order with one process; %.1f children a node\n\n",
+		num(rep.Sequential.Mean), num(rep.Sequential.SD), rep.Branching.Mean)
+	rep.header(w, "steps  P =")
+	for o, order := range rep.Orders {
+		rep.row(w, order.String(), func(c Cell) float64 { return c.Steps.Mean }, o)
+		rep.row(w, "  (sd)", func(c Cell) float64 { return c.Steps.SD }, o)
+		rep.row(w, "  speedup", func(c Cell) float64 { return c.Speedup.Mean }, o)
+		rep.row(w, "  of the means", func(c Cell) float64 { return rep.Sequential.Mean / c.Steps.Mean }, o)
+	}
+	fmt.Fprintf(w, "(speedup: the sequential nodes over the steps, the mean over the trees; of the means: mean nodes over mean steps)\n\n")
+	if len(rep.Orders) > 1 {
+		rep.header(w, fmt.Sprintf("steps/%v  P =", rep.Orders[0]))
+		se := 1 / math.Sqrt(float64(max(rep.Trees, 1)))
+		for o, order := range rep.Orders[1:] {
+			fmt.Fprintf(w, "%-16s", order.String())
+			for p := range rep.Procs {
+				c := rep.Cells[o+1][p].Ratio
+				fmt.Fprintf(w, " %9s", fmt.Sprintf("%.3f", c.Mean))
+			}
+			fmt.Fprintln(w)
+			fmt.Fprintf(w, "%-16s", "  (se)")
+			for p := range rep.Procs {
+				fmt.Fprintf(w, " %9s", fmt.Sprintf("%.3f", rep.Cells[o+1][p].Ratio.SD*se))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "(each order's steps over the %v's on the same tree, the mean over the trees and its standard error)\n\n", rep.Orders[0])
+	}
+	rep.header(w, "nodes  P =")
+	for o, order := range rep.Orders {
+		rep.row(w, order.String(), func(c Cell) float64 { return c.Nodes.Mean }, o)
+	}
+	fmt.Fprintf(w, "(nodes: tasks executed, the mean over the trees)\n\n")
+	rep.writeOverhead(w)
 }
 
 // num prints a figure with three significant digits, like the paper's tables; -1 is "-".

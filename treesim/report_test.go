@@ -23,6 +23,9 @@ func TestRunOptionsCheck(t *testing.T) {
 		{RunOptions{B: 3, Depth: 4, Trees: 2, Procs: "1", Orders: "frob"}, "-orders:"},
 		{RunOptions{B: 1, Depth: 4, Trees: 2, Procs: "1", Orders: "method"}, "want -b 2-30"},
 		{RunOptions{B: 3, Depth: 4, Trees: 2, IDStep: -1, Procs: "1", Orders: "method"}, "-idstep"},
+		{RunOptions{B: 5, Depth: 13, Trees: 2, Procs: "1", Orders: "method", Othello: "bench"}, "-d 13"},
+		{RunOptions{B: 5, Depth: 6, Trees: 2, Procs: "1", Orders: "exact", Othello: "bench"}, "exact is for artificial"},
+		{RunOptions{B: 5, Depth: 6, Trees: 2, Procs: "1", Orders: "method", FreeLeaves: true, Othello: "bench"}, "-freeleaves"},
 	} {
 		if err := bad.o.Check(); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%+v: %v, want %q", bad.o, err, bad.want)

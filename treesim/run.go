@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/othellogo/othello/board"
 )
 
 // Config is one experiment: which trees, how many processes, which orders.
@@ -21,6 +23,10 @@ type Config struct {
 	// Workers is how many trees are simulated at once (0: one per CPU). The results do not
 	// depend on it.
 	Workers int
+	// Positions, when not empty, replace the artificial trees (B, Seed) by the Othello trees
+	// of these positions to Depth, one tree each; Source names them in the report.
+	Positions []board.Board
+	Source    string
 }
 
 // Stat is a mean and a sample standard deviation over the trees.
@@ -49,18 +55,26 @@ func stat(xs []float64) Stat {
 type Cell struct {
 	Steps Stat // steps to finish the search
 	Nodes Stat // tasks executed: the node searches done, wasted ones included
+	// Speedup is the sequential search's node count (the steps of one process) over the
+	// steps, tree by tree.
+	Speedup Stat
+	// Ratio is the steps over those of the first order with as many processes, tree by tree.
+	Ratio Stat
 }
 
 // Report is an experiment's result.
 type Report struct {
 	Config
-	Model *Model
+	Model *Model // nil for Othello trees
 	// Sequential is the node count of the sequential alpha-beta search (Sequential.Nodes), or
 	// with FreeLeaves its searches of depth 1 or more (Sequential.Interior): what every order
 	// must take with one process.
 	Sequential Stat
-	Cells      [][]Cell // [order][procs]
-	Elapsed    time.Duration
+	// Branching is, for Othello trees, the mean number of children of the nodes the
+	// sequential search expanded.
+	Branching Stat
+	Cells     [][]Cell // [order][procs]
+	Elapsed   time.Duration
 }
 
 // treeSeed is the seed of the i-th tree of an experiment.
@@ -68,14 +82,18 @@ func treeSeed(seed uint64, i int) uint64 { return splitmix(seed ^ splitmix(uint6
 
 // treeResult is what the runs on one tree measured.
 type treeResult struct {
-	seq   int
-	steps [][]int // [order][procs]
-	nodes [][]int
+	seq    int
+	branch float64 // Othello trees: the sequential search's mean number of children
+	steps  [][]int // [order][procs]
+	nodes  [][]int
 }
 
 // Run simulates every order with every number of processes on cfg.Trees trees. progress, if not
 // nil, is called after each tree with the trees done so far, from the caller's goroutine.
 func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Report, error) {
+	if len(cfg.Positions) > 0 {
+		cfg.Trees = len(cfg.Positions)
+	}
 	if cfg.Trees < 1 {
 		return nil, fmt.Errorf("%d trees: want at least 1", cfg.Trees)
 	}
@@ -87,13 +105,22 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 			return nil, fmt.Errorf("%d processes: want at least 1", p)
 		}
 	}
-	if err := checkShape(cfg.B, cfg.Depth); err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	m, err := NewModel(cfg.B)
-	if err != nil {
-		return nil, err
+	var m *Model
+	var oth *othelloSetup
+	if len(cfg.Positions) > 0 {
+		var err error
+		if oth, err = newOthelloSetup(cfg); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := checkShape(cfg.B, cfg.Depth); err != nil {
+			return nil, err
+		}
+		var err error
+		if m, err = NewModel(cfg.B); err != nil {
+			return nil, err
+		}
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -116,7 +143,13 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 			defer wg.Done()
 			s := NewSim()
 			for i := range jobs {
-				r, err := runTree(ctx, s, m, cfg, i)
+				var r treeResult
+				var err error
+				if oth != nil {
+					r, err = oth.runTree(ctx, s, cfg, i)
+				} else {
+					r, err = runTree(ctx, s, m, cfg, i)
+				}
 				select {
 				case out <- done{i, r, err}:
 				case <-ctx.Done():
@@ -165,17 +198,28 @@ func Run(ctx context.Context, cfg Config, progress func(done, total int)) (*Repo
 		seq[i] = float64(r.seq)
 	}
 	rep.Sequential = stat(seq)
+	if len(cfg.Positions) > 0 {
+		br := make([]float64, cfg.Trees)
+		for i, r := range results {
+			br[i] = r.branch
+		}
+		rep.Branching = stat(br)
+	}
 	rep.Cells = make([][]Cell, len(cfg.Orders))
 	for o := range cfg.Orders {
 		rep.Cells[o] = make([]Cell, len(cfg.Procs))
 		for p := range cfg.Procs {
 			steps := make([]float64, cfg.Trees)
 			nodes := make([]float64, cfg.Trees)
+			speedup := make([]float64, cfg.Trees)
+			ratio := make([]float64, cfg.Trees)
 			for i, r := range results {
 				steps[i] = float64(r.steps[o][p])
 				nodes[i] = float64(r.nodes[o][p])
+				speedup[i] = float64(r.seq) / float64(r.steps[o][p])
+				ratio[i] = float64(r.steps[o][p]) / float64(r.steps[0][p])
 			}
-			rep.Cells[o][p] = Cell{stat(steps), stat(nodes)}
+			rep.Cells[o][p] = Cell{stat(steps), stat(nodes), stat(speedup), stat(ratio)}
 		}
 	}
 	return rep, nil

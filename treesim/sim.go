@@ -83,6 +83,7 @@ type node struct {
 	hist     int32  // exact order: index of the node's histograms, -1 if none
 	hv, inPV uint32 // exact order: version of the histograms, the parent's version they came from
 	t, j     uint8  // tree depth, search depth
+	nk       uint8  // number of children once they exist
 	inDone   uint8  // exact order: finished elder brothers when the histograms were made
 	idx      uint8  // 0 for a shallow search, i for the i-th child
 	ndone    uint8
@@ -135,6 +136,9 @@ type Sim struct {
 	ex     exactState
 
 	tree       *Tree
+	oth        *OthelloTree // when not nil, the tree searched instead of tree
+	pos        []othPos     // Othello trees: each node's position, by node index
+	okBuf      [maxKids]okid
 	order      Order
 	procs      int
 	idStep     int
@@ -162,19 +166,34 @@ type Options struct {
 
 // Run searches tree with the given options.
 func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
+	if err := o.check(); err != nil {
+		return Result{}, err
+	}
+	s.tree, s.oth = tree, nil
+	s.b, s.d = tree.M.B, tree.Depth
+	return s.simulate(o, tree.M.SigmaR)
+}
+
+func (o Options) check() error {
 	if o.Procs < 1 {
-		return Result{}, fmt.Errorf("%d processes: want at least 1", o.Procs)
+		return fmt.Errorf("%d processes: want at least 1", o.Procs)
 	}
 	if o.Order < 0 || o.Order >= numOrders {
-		return Result{}, fmt.Errorf("unknown order %d", int(o.Order))
+		return fmt.Errorf("unknown order %d", int(o.Order))
 	}
 	if o.IDStep < 0 {
-		return Result{}, fmt.Errorf("shallow search step %d: want 0 or more", o.IDStep)
+		return fmt.Errorf("shallow search step %d: want 0 or more", o.IDStep)
 	}
-	s.tree, s.order, s.procs, s.idStep, s.freeLeaves = tree, o.Order, o.Procs, o.IDStep, o.FreeLeaves
+	return nil
+}
+
+// simulate is the simulation of the tree set in s (s.tree or s.oth, s.b and s.d); sr is the
+// deviation given to the root's (unbounded) window.
+func (s *Sim) simulate(o Options, sr float64) (Result, error) {
+	s.order, s.procs, s.idStep, s.freeLeaves = o.Order, o.Procs, o.IDStep, o.FreeLeaves
 	order := o.Order
-	s.b, s.d = tree.M.B, tree.Depth
 	s.nodes = s.nodes[:0]
+	s.pos = s.pos[:0]
 	s.heap = s.heap[:0]
 	s.tt.reset()
 	s.ex.reset()
@@ -188,13 +207,16 @@ func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
 		s.weight = append(s.weight, w)
 		w *= uint64(s.b + 1)
 	}
-	sr := tree.M.SigmaR
 	s.nodes = append(s.nodes, node{
 		parent: -1, prelude: -1, kids: -1, hist: -1, heapAt: -1,
 		a: -inf, b: inf, as: -inf, bs: inf,
 		muA: math.Inf(-1), muB: math.Inf(1), sdA: sr, sdB: sr,
 		j: uint8(s.d),
 	})
+	if s.oth != nil {
+		s.nodes[0].sig = s.oth.rootSig
+		s.pos = append(s.pos, s.oth.root)
+	}
 	if order == Exact {
 		s.ex.root(s)
 	}
@@ -204,7 +226,7 @@ func (s *Sim) Run(tree *Tree, o Options) (Result, error) {
 	// one task per node and depth of the tree, so this bounds a correct run.
 	limit := 1
 	for i := 0; i <= s.d; i++ {
-		limit = limit*s.b + 1
+		limit = min(limit*s.b+1, math.MaxInt/(4*(s.b+1)*(s.d+1)))
 	}
 	limit *= s.d + 1
 	for s.nodes[0].state != done {
@@ -266,7 +288,7 @@ func (s *Sim) store(sig uint64, depth uint8, lo, hi int32) {
 // execute is one process's step on task i: a leaf's evaluation, or a node's expansion.
 func (s *Sim) execute(i int32) {
 	n := &s.nodes[i]
-	if n.j == 0 {
+	if n.j == 0 || s.oth != nil && s.oth.terminal(s.pos[i]) {
 		s.evaluate(i)
 		return
 	}
@@ -288,6 +310,9 @@ func (s *Sim) startPrelude(i int32, depth uint8) {
 		a: n.a, b: n.b, as: n.as, bs: n.bs, muA: n.muA, muB: n.muB, sdA: n.sdA, sdB: n.sdB,
 		t: n.t, j: depth,
 	})
+	if s.oth != nil {
+		s.pos = append(s.pos, s.pos[i])
+	}
 	s.nodes[i].prelude = p
 	s.nodes[i].state = waiting
 	if s.order == Exact {
@@ -304,20 +329,33 @@ func (s *Sim) spawnKids(i int32) {
 	n := &s.nodes[i]
 	n.state = expanded
 	n.lo, n.hi, n.ndone = -inf, -inf, 0
-	s.tree.children(n.sig, n.h, s.kidBuf)
 	base := int32(len(s.nodes))
 	n.kids = base
 	key, t, j, w := n.key, n.t+1, n.j-1, s.weight[n.j-1]
-	for k, c := range s.kidBuf {
-		s.nodes = append(s.nodes, node{
-			sig: c.sig, key: key + uint64(k+1)*w, h: c.h, parent: i, prelude: -1, kids: -1, hist: -1, heapAt: -1,
-			t: t, j: j, idx: uint8(k + 1),
-		})
+	if s.oth != nil {
+		nk := s.oth.children(s.pos[i], int(n.t), s.okBuf[:])
+		n.nk = uint8(nk)
+		for k, c := range s.okBuf[:nk] {
+			s.nodes = append(s.nodes, node{
+				sig: c.sig, key: key + uint64(k+1)*w, h: c.h, parent: i, prelude: -1, kids: -1, hist: -1, heapAt: -1,
+				t: t, j: j, idx: uint8(k + 1),
+			})
+			s.pos = append(s.pos, c.pos)
+		}
+	} else {
+		s.tree.children(n.sig, n.h, s.kidBuf)
+		n.nk = uint8(s.b)
+		for k, c := range s.kidBuf {
+			s.nodes = append(s.nodes, node{
+				sig: c.sig, key: key + uint64(k+1)*w, h: c.h, parent: i, prelude: -1, kids: -1, hist: -1, heapAt: -1,
+				t: t, j: j, idx: uint8(k + 1),
+			})
+		}
 	}
 	s.nodes[i].kidsDirty = true
 	s.markDirty(i)
 	if s.freeLeaves && j == 0 {
-		for c := base; c < base+int32(s.b) && s.nodes[i].state == expanded; c++ {
+		for c := base; c < base+int32(s.nodes[i].nk) && s.nodes[i].state == expanded; c++ {
 			s.evaluate(c)
 		}
 	}
@@ -328,9 +366,12 @@ func (s *Sim) spawnKids(i int32) {
 func (s *Sim) evaluate(i int32) {
 	n := &s.nodes[i]
 	var v int32
-	if int(n.t) == s.d {
+	switch {
+	case s.oth != nil:
+		v = s.oth.value(s.pos[i], int(n.t))
+	case int(n.t) == s.d:
 		v = s.tree.leafValue(n.sig, n.h)
-	} else {
+	default:
 		v = s.tree.Value(n.sig, n.h, int(n.t))
 	}
 	s.finish(i, v, v)
@@ -359,7 +400,7 @@ func (s *Sim) finish(i int32, lo, hi int32) {
 	switch {
 	case pn.lo >= pn.b:
 		s.finish(p, pn.lo, inf)
-	case int(pn.ndone) == s.b:
+	case pn.ndone == pn.nk:
 		s.finish(p, pn.lo, pn.hi)
 	default:
 		pn.kidsDirty = true
@@ -382,7 +423,7 @@ func (s *Sim) kill(i int32) {
 		s.kill(c)
 	}
 	if k := n.kids; k >= 0 {
-		for c := k; c < k+int32(s.b); c++ {
+		for c := k; c < k+int32(n.nk); c++ {
 			if s.nodes[c].state != done {
 				s.nodes[c].state = done
 				s.kill(c)
@@ -427,7 +468,7 @@ func (s *Sim) visit(i int32) {
 			}
 		}
 		if k := s.nodes[i].kids; k >= 0 {
-			for c := k; c < k+int32(s.b); c++ {
+			for c := k; c < k+int32(s.nodes[i].nk); c++ {
 				if s.nodes[c].state == done || !s.nodes[c].subDirty {
 					continue
 				}
@@ -459,7 +500,7 @@ func (s *Sim) recomputeKids(i int32) {
 	if n.kids < 0 {
 		return
 	}
-	kids := s.nodes[n.kids : n.kids+int32(s.b)]
+	kids := s.nodes[n.kids : n.kids+int32(n.nk)]
 	best := -inf // the best finished child, seen from n
 	for k := range kids {
 		if kids[k].state == done {
@@ -468,9 +509,15 @@ func (s *Sim) recomputeKids(i int32) {
 	}
 	first := kids[0].state == done
 	// The eldest child's predicted value seen from n: the paper's r_n + epsilon_n.
-	pred := -(float64(kids[0].h) + s.tree.M.Eps[(s.d-int(n.t)-1)&1])
+	var pred, sdPred float64
+	if s.oth != nil {
+		pred, sdPred = s.oth.predict(kids[0].h, s.pos[n.kids], s.d-int(n.t)-1)
+		pred = -pred
+	} else {
+		pred, sdPred = -(float64(kids[0].h) + s.tree.M.Eps[(s.d-int(n.t)-1)&1]), s.tree.M.SigmaR
+	}
 	usePred := !first && n.muA < pred
-	var changed [32]bool
+	var changed [maxKids]bool
 	seq := n.as // alpha' raised by the finished elder brothers
 	for k := range kids {
 		c := &kids[k]
@@ -480,12 +527,12 @@ func (s *Sim) recomputeKids(i int32) {
 		}
 		muB, sdB := -n.muA, n.sdA
 		if k > 0 && usePred {
-			muB, sdB = -pred, s.tree.M.SigmaR
+			muB, sdB = -pred, sdPred
 		}
 		changed[k] = c.setWindow(-n.b, -max(n.a, best), -n.bs, -seq, -n.muB, muB, n.sdB, sdB)
 	}
 	if s.order == Exact {
-		s.ex.kids(s, i, changed[:s.b])
+		s.ex.kids(s, i, changed[:n.nk])
 	}
 	for k := range kids {
 		if kids[k].state != done {

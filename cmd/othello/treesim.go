@@ -20,7 +20,8 @@ func cmdTreesim(env *cmdEnv, args []string) error {
 	fs.IntVar(&o.IDStep, "idstep", 2, "a node's shallow search is this much shallower (0: no shallow searches)")
 	fs.BoolVar(&o.FreeLeaves, "freeleaves", false, "a search's leaves are evaluated by their parent's task instead of being tasks of their own")
 	fs.IntVar(&o.Workers, "workers", 0, "trees simulated at once (0: one per CPU); the results do not depend on it")
-	setUsage(env, fs, "usage: othello treesim [options]\n\nSimulates parallel alpha-beta search of P processes on artificial trees, as in section 4.3\nof Ura, Tsuruoka and Chikayama (seed paper 000), and prints the steps each order of tasks\ntakes (their tables 4 and 5) and the nodes it searches. See docs/treesim.md. Options:\n")
+	fs.StringVar(&o.Othello, "othello", "", "Othello trees instead of artificial ones: a file of positions (.obf lines or transcripts), or \"bench\"; -d at most 12, the first -trees positions")
+	setUsage(env, fs, "usage: othello treesim [options]\n\nSimulates parallel alpha-beta search of P processes on artificial trees, as in section 4.3\nof Ura, Tsuruoka and Chikayama (seed paper 000), and prints the steps each order of tasks\ntakes (their tables 4 and 5) and the nodes it searches; with -othello, on the search trees\nof real positions. See docs/treesim.md. Options:\n")
 	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -28,6 +29,14 @@ func cmdTreesim(env *cmdEnv, args []string) error {
 		return exitError{2, err}
 	}
 	cfg := o.Config()
+	if o.Othello != "" {
+		ps, err := treesim.LoadPositions(o.Othello)
+		if err != nil {
+			return err
+		}
+		cfg.Positions = ps[:min(len(ps), cfg.Trees)]
+		cfg.Trees = len(cfg.Positions)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bar := newBar(env, cfg.Trees, "trees")
