@@ -39,6 +39,7 @@ type SolverOptions struct {
 	aspStep          int   // widening step of the aspiration window
 	sortDeep         int   // fewest empties at which deep orders by a shallow search (0: never)
 	sortDepth        int   // depth of that shallow search
+	sortStep         int   // the shallow search is one ply deeper every sortStep empties above sortDeep (0: never)
 	etcEmpties       int   // fewest empties for enhanced transposition cutoffs (0: default)
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
 }
@@ -89,6 +90,7 @@ type Solver struct {
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
 	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
 	evalNodes, nextEvalPoll uint64
+	sink                    uint64 // the table's touch loads (see endTT.touch)
 	stop                    *atomic.Bool
 	deadline                time.Time // zero: none; polled with stop
 	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its

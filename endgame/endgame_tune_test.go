@@ -35,6 +35,10 @@ func TestTune(t *testing.T) {
 		for _, n := range []int{40, 41, 42, 43, 44, 46, 47} {
 			set = append(set, ps2[n-40])
 		}
+	} else if os.Getenv("TUNESET") == "ffo40e" {
+		for _, n := range []int{40, 41, 42, 43, 44} {
+			set = append(set, ps2[n-40])
+		}
 	} else if os.Getenv("TUNESET") == "features" {
 		// The positions of BenchmarkSolverFeatures.
 		for _, n := range []int{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31} {
@@ -49,6 +53,10 @@ func TestTune(t *testing.T) {
 		}
 	}
 	base := DefaultSolverOptions(64)
+	if os.Getenv("TUNESET") == "ffo40e" {
+		base = DefaultSolverOptions(256)
+		base.Eval = testEval(t)
+	}
 	variants := map[string]func(*SolverOptions){
 		"base":          func(o *SolverOptions) {},
 		"tt10":          func(o *SolverOptions) { o.TableEmpties = 10 },
@@ -87,6 +95,13 @@ func TestTune(t *testing.T) {
 		"no-sort":       func(o *SolverOptions) { o.sortDeep = 99 },
 		"eval":          func(o *SolverOptions) { o.Eval = testEval(t) },
 		"asp16":         func(o *SolverOptions) { o.aspStep = 16 },
+		"step2":         func(o *SolverOptions) { o.sortStep = 2 },
+		"step3":         func(o *SolverOptions) { o.sortStep = 3 },
+		"step4":         func(o *SolverOptions) { o.sortStep = 4 },
+		"tt9":           func(o *SolverOptions) { o.TableEmpties = 9 },
+		"tt8":           func(o *SolverOptions) { o.TableEmpties = 8 },
+		"mo5":           func(o *SolverOptions) { o.midOrderEmpties = 5 },
+		"etc10":         func(o *SolverOptions) { o.etcEmpties = 10 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
 		opt := base
