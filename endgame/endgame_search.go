@@ -194,11 +194,14 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	}
 	list := &s.lists[empties]
 	s.genMoves(list, p, o, empties, parity, ttMove)
+	if empties > s.ttMin && s.opt.Table {
+		// The children's buckets are loaded first in a loop without branches on the loaded
+		// data, so that their cache misses overlap, instead of one at a time in the children.
+		s.sink += s.tt.touch(list, p, o)
+	}
 	if empties >= s.etcEmpties && s.opt.Table {
 		// Enhanced transposition cutoff: a child whose table bound already refutes the
-		// window ends the node before any search. The children's buckets are loaded first in a
-		// loop without branches on the loaded data, so that their cache misses overlap.
-		s.sink += s.tt.touch(list, p, o)
+		// window ends the node before any search.
 		for i := 0; i < list.n; i++ {
 			m := &list.m[i]
 			if e, ok := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); ok && int(e.sel) <= s.level && -int(e.upper) >= beta {
@@ -302,8 +305,9 @@ func (s *Solver) Window(p, o uint64, alpha, beta int) (score int, nodes uint64, 
 }
 
 // midOrderEmpties: from this many empties on, mid sorts the moves fastest-first; below it the
-// parity order is cheaper than the nodes it saves.
-const midOrderEmpties = 7
+// parity order is cheaper than the nodes it saves. From 6 rather than 7 (with the table from 9
+// empties): FFO #40-#44 10% fewer nodes in the same CPU time; from 5, 20% fewer in 8% more.
+const midOrderEmpties = 6
 
 // mid is the alpha-beta (fail-soft) of nodes between the table and the last-4 code.
 func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {

@@ -102,10 +102,14 @@ func TestTune(t *testing.T) {
 		"tt8":           func(o *SolverOptions) { o.TableEmpties = 8 },
 		"mo5":           func(o *SolverOptions) { o.midOrderEmpties = 5 },
 		"etc10":         func(o *SolverOptions) { o.etcEmpties = 10 },
+		"etc9":          func(o *SolverOptions) { o.etcEmpties = 9 },
+		"mo7":           func(o *SolverOptions) { o.midOrderEmpties = 7 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
 		opt := base
-		variants[name](&opt)
+		for _, v := range strings.Split(name, "+") {
+			variants[v](&opt)
+		}
 		s := NewSolverWith(opt)
 		var nodes uint64
 		start := cpuTime()
