@@ -24,6 +24,9 @@ func cpuTime() time.Duration {
 //
 //	TUNE=base,tt12,etc14 go test -run Tune -v ./search
 //	TUNESET=features TUNE=base,no-table,no-stability,no-parity,no-last4,no-aspiration go test -run Tune -v ./search
+//
+// TUNESET=ffo40e solves FFO #40-#44 with the pattern evaluation's ordering (as `othello solve`
+// does); a name may join variants with '+' (TUNE=tt8+mo6).
 func TestTune(t *testing.T) {
 	if os.Getenv("TUNE") == "" {
 		t.Skip()
