@@ -147,9 +147,9 @@ func init() {
 	}
 }
 
-// Flips returns the discs of o that turn over when the side owning p plays on sq (an empty
-// square). It is zero when the move is illegal.
-func Flips(p, o uint64, sq Square) uint64 {
+// flipsGo is Flips in Go (kindergarten bitboards, above); where the processor has AVX-512,
+// Flips runs flipsAVX512 instead (flips_amd64.s), tested against this one.
+func flipsGo(p, o uint64, sq Square) uint64 {
 	k := &squareMasks[sq&63]
 	r, c := k.row&7, k.col&7
 	rp := uint8(p >> (8 * r))

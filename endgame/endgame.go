@@ -39,6 +39,7 @@ type SolverOptions struct {
 	aspStep          int   // widening step of the aspiration window
 	sortDeep         int   // fewest empties at which deep orders by a shallow search (0: never)
 	sortDepth        int   // depth of that shallow search
+	sortStep         int   // the shallow search is one ply deeper every sortStep empties above sortDeep (0: never)
 	etcEmpties       int   // fewest empties for enhanced transposition cutoffs (0: default)
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
 }
@@ -89,6 +90,7 @@ type Solver struct {
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
 	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
 	evalNodes, nextEvalPoll uint64
+	sink                    uint64 // the table's touch loads (see endTT.touch)
 	stop                    *atomic.Bool
 	deadline                time.Time // zero: none; polled with stop
 	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its
@@ -116,7 +118,11 @@ const (
 	pollNodes = 1 << 14
 	// defaultTableEmpties: with fewer empties a subtree is cheaper to search than the table
 	// probes and writes it would save (measured, see docs/endgame.md).
-	defaultTableEmpties = 10
+	// From 9 rather than 10 since the children's buckets are loaded ahead of their probes
+	// (endTT.touch). With mobility order from 6 empties (midOrderEmpties), FFO #45-#46 466.0 M
+	// nodes in 13.4 s of CPU against 523.3 M in 13.3 s from 10; from 8, 431.6 M in 14.3 s
+	// (one quiet run, 2026-11-25).
+	defaultTableEmpties = 9
 	// From sortDeepEmpties empties on, moves are ordered by a shallow search of depth
 	// sortDeepDepth; measured on FFO #26-#42: 12% fewer nodes and 10% less time than
 	// fastest-first alone.
@@ -125,7 +131,8 @@ const (
 	// etcEmpties: from here on, children are looked up in the table before any is searched
 	// (enhanced transposition cutoff); 8% fewer nodes on FFO #26-#42. From 11 rather than 12
 	// since commit cf9651f: FFO #20-#39 1.2% fewer nodes and about 1% less time, the
-	// probable band 1% less; at 10 the children (9 empties) are below the table.
+	// probable band 1% less. From 10 with the table from 9: FFO #40-#44 0.6% fewer nodes, 2% more
+	// time (1b78794).
 	etcEmpties = 11
 )
 

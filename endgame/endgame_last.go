@@ -97,20 +97,30 @@ func lastFlips(p uint64, sq int) int {
 }
 
 // solve1 returns the final score, for the owner of p, of a board whose only empty square is sq.
-func solve1(p uint64, sq int) int {
+func solve1(p uint64, sq int) int { return solve1Below(p, sq, -inf) }
+
+// solve1Below is solve1 that may stop early when the score is at most alpha: it then returns
+// an upper bound <= alpha (fail-soft). When the owner of p cannot play sq, the opponent's
+// flips can only lower the score of the board without that move, so they are counted only
+// when that score is above alpha.
+func solve1Below(p uint64, sq, alpha int) int {
 	np := bits.OnesCount64(p)
 	if n := lastFlips(p, sq); n != 0 {
 		return 2*(np+n+1) - 64
 	}
-	o := ^p &^ (1 << uint(sq))
+	// Nobody else can play: 63 discs, the empty square goes to the winner.
+	u := 2*np - 64
+	if 2*np > 63 {
+		u += 2
+	}
+	if u <= alpha {
+		return u
+	}
+	o := ^p &^ (1 << uint(sq&63))
 	if n := lastFlips(o, sq); n != 0 {
 		return 2*(np-n) - 64
 	}
-	// Nobody can play: 63 discs, the empty square goes to the winner.
-	if 2*np > 63 {
-		return 2*np - 62
-	}
-	return 2*np - 64
+	return u
 }
 
 // solve2 solves a position with the two empty squares x1 and x2. Each position with one empty
@@ -118,19 +128,19 @@ func solve1(p uint64, sq int) int {
 func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	s.nodes++
 	best := -inf
-	if neighbours[x1]&o != 0 {
+	if neighbours[x1&63]&o != 0 {
 		if f := flips(p, o, x1); f != 0 {
 			s.nodes++
-			best = -solve1(o^f, x2)
+			best = -solve1Below(o^f, x2, -beta)
 			if best >= beta {
 				return best
 			}
 		}
 	}
-	if neighbours[x2]&o != 0 {
+	if neighbours[x2&63]&o != 0 {
 		if f := flips(p, o, x2); f != 0 {
 			s.nodes++
-			if v := -solve1(o^f, x1); v > best {
+			if v := -solve1Below(o^f, x1, -beta); v > best {
 				best = v
 			}
 			return best
@@ -142,19 +152,19 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 	// p must pass: the opponent plays, or the game is over.
 	s.nodes++
 	best = inf
-	if neighbours[x1]&p != 0 {
+	if neighbours[x1&63]&p != 0 {
 		if f := flips(o, p, x1); f != 0 {
 			s.nodes++
-			best = solve1(p^f, x2)
+			best = solve1Below(p^f, x2, alpha)
 			if best <= alpha {
 				return best
 			}
 		}
 	}
-	if neighbours[x2]&p != 0 {
+	if neighbours[x2&63]&p != 0 {
 		if f := flips(o, p, x2); f != 0 {
 			s.nodes++
-			if v := solve1(p^f, x1); v < best {
+			if v := solve1Below(p^f, x1, alpha); v < best {
 				best = v
 			}
 			return best
@@ -170,7 +180,7 @@ func (s *Solver) solve2(p, o uint64, alpha, beta int, x1, x2 int) int {
 func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 	s.nodes++
 	best := -inf
-	if neighbours[x1]&o != 0 {
+	if neighbours[x1&63]&o != 0 {
 		if f := flips(p, o, x1); f != 0 {
 			best = -s.solve2(o^f, p|f|1<<uint(x1), -beta, -alpha, x2, x3)
 			if best >= beta {
@@ -181,7 +191,7 @@ func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 			}
 		}
 	}
-	if neighbours[x2]&o != 0 {
+	if neighbours[x2&63]&o != 0 {
 		if f := flips(p, o, x2); f != 0 {
 			v := -s.solve2(o^f, p|f|1<<uint(x2), -beta, -alpha, x1, x3)
 			if v >= beta {
@@ -195,7 +205,7 @@ func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 			}
 		}
 	}
-	if neighbours[x3]&o != 0 {
+	if neighbours[x3&63]&o != 0 {
 		if f := flips(p, o, x3); f != 0 {
 			if v := -s.solve2(o^f, p|f|1<<uint(x3), -beta, -alpha, x1, x2); v > best {
 				best = v
@@ -227,7 +237,7 @@ func (s *Solver) solve4(p, o uint64, alpha, beta int) int {
 		// Squares come in increasing order, so equal quadrants are adjacent except for the
 		// pairs split by a row boundary; sort the four by quadrant, then put the quadrants
 		// holding an odd number of them first.
-		q1, q2, q3, q4 := quadrant[x1], quadrant[x2], quadrant[x3], quadrant[x4]
+		q1, q2, q3, q4 := quadrant[x1&63], quadrant[x2&63], quadrant[x3&63], quadrant[x4&63]
 		if q1 == q2 && q3 != q4 { // 2-1-1 or 3-1 layouts: move the pair to the end
 			if q3 == q1 {
 				x1, x4 = x4, x1 // (q q q r) -> (r q q q)
@@ -251,7 +261,7 @@ func (s *Solver) solve4(p, o uint64, alpha, beta int) int {
 
 func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int) int {
 	best := -inf
-	if neighbours[x1]&o != 0 {
+	if neighbours[x1&63]&o != 0 {
 		if f := flips(p, o, x1); f != 0 {
 			best = -s.solve3(o^f, p|f|1<<uint(x1), -beta, -alpha, x2, x3, x4)
 			if best >= beta {
@@ -262,7 +272,7 @@ func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int)
 			}
 		}
 	}
-	if neighbours[x2]&o != 0 {
+	if neighbours[x2&63]&o != 0 {
 		if f := flips(p, o, x2); f != 0 {
 			v := -s.solve3(o^f, p|f|1<<uint(x2), -beta, -alpha, x1, x3, x4)
 			if v >= beta {
@@ -276,7 +286,7 @@ func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int)
 			}
 		}
 	}
-	if neighbours[x3]&o != 0 {
+	if neighbours[x3&63]&o != 0 {
 		if f := flips(p, o, x3); f != 0 {
 			v := -s.solve3(o^f, p|f|1<<uint(x3), -beta, -alpha, x1, x2, x4)
 			if v >= beta {
@@ -290,7 +300,7 @@ func (s *Solver) solve4Ordered(p, o uint64, alpha, beta int, x1, x2, x3, x4 int)
 			}
 		}
 	}
-	if neighbours[x4]&o != 0 {
+	if neighbours[x4&63]&o != 0 {
 		if f := flips(p, o, x4); f != 0 {
 			if v := -s.solve3(o^f, p|f|1<<uint(x4), -beta, -alpha, x1, x2, x3); v > best {
 				best = v

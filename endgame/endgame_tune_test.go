@@ -24,6 +24,9 @@ func cpuTime() time.Duration {
 //
 //	TUNE=base,tt12,etc14 go test -run Tune -v ./search
 //	TUNESET=features TUNE=base,no-table,no-stability,no-parity,no-last4,no-aspiration go test -run Tune -v ./search
+//
+// TUNESET=ffo40e solves FFO #40-#44 with the pattern evaluation's ordering (as `othello solve`
+// does); a name may join variants with '+' (TUNE=tt8+mo6).
 func TestTune(t *testing.T) {
 	if os.Getenv("TUNE") == "" {
 		t.Skip()
@@ -33,6 +36,10 @@ func TestTune(t *testing.T) {
 	set := []Problem{}
 	if os.Getenv("TUNESET") == "ffo40" {
 		for _, n := range []int{40, 41, 42, 43, 44, 46, 47} {
+			set = append(set, ps2[n-40])
+		}
+	} else if os.Getenv("TUNESET") == "ffo40e" {
+		for _, n := range []int{40, 41, 42, 43, 44} {
 			set = append(set, ps2[n-40])
 		}
 	} else if os.Getenv("TUNESET") == "features" {
@@ -49,6 +56,10 @@ func TestTune(t *testing.T) {
 		}
 	}
 	base := DefaultSolverOptions(64)
+	if os.Getenv("TUNESET") == "ffo40e" {
+		base = DefaultSolverOptions(256)
+		base.Eval = testEval(t)
+	}
 	variants := map[string]func(*SolverOptions){
 		"base":          func(o *SolverOptions) {},
 		"tt10":          func(o *SolverOptions) { o.TableEmpties = 10 },
@@ -87,10 +98,21 @@ func TestTune(t *testing.T) {
 		"no-sort":       func(o *SolverOptions) { o.sortDeep = 99 },
 		"eval":          func(o *SolverOptions) { o.Eval = testEval(t) },
 		"asp16":         func(o *SolverOptions) { o.aspStep = 16 },
+		"step2":         func(o *SolverOptions) { o.sortStep = 2 },
+		"step3":         func(o *SolverOptions) { o.sortStep = 3 },
+		"step4":         func(o *SolverOptions) { o.sortStep = 4 },
+		"tt9":           func(o *SolverOptions) { o.TableEmpties = 9 },
+		"tt8":           func(o *SolverOptions) { o.TableEmpties = 8 },
+		"mo5":           func(o *SolverOptions) { o.midOrderEmpties = 5 },
+		"etc10":         func(o *SolverOptions) { o.etcEmpties = 10 },
+		"etc9":          func(o *SolverOptions) { o.etcEmpties = 9 },
+		"mo7":           func(o *SolverOptions) { o.midOrderEmpties = 7 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
 		opt := base
-		variants[name](&opt)
+		for _, v := range strings.Split(name, "+") {
+			variants[v](&opt)
+		}
 		s := NewSolverWith(opt)
 		var nodes uint64
 		start := cpuTime()
