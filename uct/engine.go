@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/ybwc"
 	"github.com/othellogo/othello/search"
 )
 
@@ -24,6 +24,10 @@ type Engine struct {
 	cfg     Config
 	ev      *eval.Evaluator
 	workers []*worker
+	// pool runs the workers: thread i of the parallel search's pool runs workers[i], thread 0
+	// being the caller's goroutine; one split point per search holds the simulation loop.
+	pool  *ybwc.Pool
+	split uctSplit
 
 	root      *node
 	rootBoard board.Board
@@ -80,6 +84,9 @@ func New(cfg Config) (*Engine, error) {
 	for i := range cfg.Threads {
 		e.workers = append(e.workers, &worker{e: e, id: i, r: newRNG(cfg.Seed, uint64(i))})
 	}
+	e.pool = ybwc.New(cfg.Threads)
+	e.split.e = e
+	e.split.Init(&e.split)
 	return e, nil
 }
 
@@ -463,18 +470,32 @@ func (e *Engine) search(ctx context.Context, b board.Board, lim search.Limits, r
 		stop := context.AfterFunc(ctx, func() { e.stop.Store(true) })
 		defer stop()
 	}
-	var wg sync.WaitGroup
-	for _, w := range e.workers[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.run()
-		}()
+	e.pool.Start()
+	defer e.pool.Stop()
+	th := e.pool.Thread(0)
+	if len(e.workers) > 1 && e.pool.Split(th, &e.split.Split) {
+		e.workers[0].run()
+		e.pool.Wait(th, &e.split.Split)
+	} else {
+		e.workers[0].run()
 	}
-	e.workers[0].run()
-	wg.Wait()
 	e.report = nil
 }
+
+// uctSplit is the one split point of a search: every thread of the pool joins it at the
+// start and runs simulations on the shared tree until the budget is spent or the search is
+// stopped (tree parallelism; the virtual loss is in the node counts, see node).
+type uctSplit struct {
+	ybwc.Split
+	e *Engine
+}
+
+// Join runs the simulations of thread t with its own worker state.
+func (sp *uctSplit) Join(t *ybwc.Thread) { sp.e.workers[t.ID].run() }
+
+// PoolStats returns the counts of the worker pool since the engine was made: one split
+// point per search with more than one thread, joined by the other threads.
+func (e *Engine) PoolStats() ybwc.Stats { return e.pool.Stats() }
 
 // playouts returns the simulations run by the last search.
 func (e *Engine) playouts() uint64 {

@@ -276,7 +276,8 @@ func equalInts(a, b []int) bool {
 
 // TestParallel searches with several threads (run it with -race): moves are legal, the
 // root's visits are the sum of its children's, no simulation is lost or counted twice, and
-// values stay within the visits.
+// values stay within the visits. The threads are the worker pool's: each search opens one
+// split point that every other thread joins.
 func TestParallel(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
@@ -293,6 +294,9 @@ func TestParallel(t *testing.T) {
 			}
 			if r.Nodes != 3000 {
 				t.Errorf("threads %d: %d playouts, want 3000", cfg.Threads, r.Nodes)
+			}
+			if st := e.PoolStats(); st.Splits != uint64(ply+1) || st.Joins != uint64((ply+1)*(cfg.Threads-1)) {
+				t.Errorf("threads %d, search %d: pool stats %+v, want one split joined by every other thread per search", cfg.Threads, ply+1, st)
 			}
 			checkTree(t, e.root)
 			b.Play(r.Move)
