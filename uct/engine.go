@@ -42,6 +42,11 @@ type Engine struct {
 	deadline time.Time
 	half     time.Duration // PrunePaper: pruning starts after this much time (timed searches)
 
+	// What the pruning did in this search (Stats): simulations whose root choice skipped a
+	// pruned move, those of them whose UCB1 choice among all moves was a pruned one, and the
+	// simulations claimed when a move was first pruned (0: never).
+	prunedSims, redirected, firstPrune atomic.Int64
+
 	// onSimulation, when set (tests), is called by the first worker after each simulation.
 	onSimulation func()
 	// report, when set, is called by the first worker from time to time during a search.
@@ -245,7 +250,11 @@ func (e *Engine) updateRoot() bool {
 	switch e.cfg.Prune {
 	case PruneVisits:
 		for i := range ks {
-			ks[i].pruned.Store(i != top && int64(ks[i].visits.Load())+r < maxV)
+			p := i != top && int64(ks[i].visits.Load())+r < maxV
+			ks[i].pruned.Store(p)
+			if p && e.firstPrune.Load() == 0 {
+				e.firstPrune.CompareAndSwap(0, e.started.Load())
+			}
 		}
 	case PrunePaper:
 		if !e.pastHalf() {
@@ -261,7 +270,11 @@ func (e *Engine) updateRoot() bool {
 			return true
 		}
 		for i := range ks {
-			ks[i].pruned.Store(i != top && e.paperBound(&ks[i], sumX, float64(r)) < maxX)
+			p := i != top && e.paperBound(&ks[i], sumX, float64(r)) < maxX
+			ks[i].pruned.Store(p)
+			if p && e.firstPrune.Load() == 0 {
+				e.firstPrune.CompareAndSwap(0, e.started.Load())
+			}
 		}
 	}
 	return true
@@ -320,29 +333,39 @@ func (e *Engine) selectChild(n *node, ks []node, atRoot bool, r int64) *node {
 	}
 	logN := math.Log(float64(max(n.visits.Load(), 1)))
 	best, bestU := -1, math.Inf(-1)
+	prunedU := math.Inf(-1) // the best bound among the pruned root moves
+	anyPruned := false
 	for i := range ks {
 		c := &ks[i]
-		if atRoot && c.pruned.Load() {
-			continue
-		}
+		pruned := atRoot && c.pruned.Load()
 		v := c.visits.Load()
-		if int64(v) < floor {
+		if !pruned && int64(v) < floor {
 			continue
 		}
-		if v == 0 {
-			return c
+		u := math.Inf(1) // unvisited first, in square order
+		if v > 0 {
+			s := float64(v)
+			mean := float64(c.value.Load()) / (s * rewardOne)
+			if e.cfg.Tuned {
+				variance := max(float64(c.sq.Load())/(s*rewardOne)-mean*mean, 0) + math.Sqrt(2*logN/s)
+				u = mean + math.Sqrt(logN/s*min(0.25, variance))
+			} else {
+				u = mean + e.cfg.C*math.Sqrt(logN/s)
+			}
 		}
-		s := float64(v)
-		mean := float64(c.value.Load()) / (s * rewardOne)
-		var u float64
-		if e.cfg.Tuned {
-			variance := max(float64(c.sq.Load())/(s*rewardOne)-mean*mean, 0) + math.Sqrt(2*logN/s)
-			u = mean + math.Sqrt(logN/s*min(0.25, variance))
-		} else {
-			u = mean + e.cfg.C*math.Sqrt(logN/s)
+		if pruned {
+			anyPruned = true
+			prunedU = max(prunedU, u)
+			continue
 		}
 		if u > bestU {
 			best, bestU = i, u
+		}
+	}
+	if anyPruned {
+		e.prunedSims.Add(1)
+		if prunedU > bestU {
+			e.redirected.Add(1)
 		}
 	}
 	if best < 0 {
@@ -458,6 +481,9 @@ func (e *Engine) search(ctx context.Context, b board.Board, lim search.Limits, r
 	e.setRoot(b)
 	e.stop.Store(false)
 	e.started.Store(0)
+	e.prunedSims.Store(0)
+	e.redirected.Store(0)
+	e.firstPrune.Store(0)
 	for _, w := range e.workers {
 		w.sims.Store(0)
 	}
@@ -621,11 +647,16 @@ type Stats struct {
 	Pruned   int    // root moves pruned at its end
 	Moves    int    // root moves
 	Visits   []int  // visits of the root moves, in square order
+	// PrunedSims counts the simulations whose root choice skipped at least one pruned move,
+	// Redirected those of them that UCB1 would have sent to a pruned move: the simulations
+	// the pruning moved to other moves. FirstPrune is the number of simulations claimed when
+	// a move was first pruned (0: none was).
+	PrunedSims, Redirected, FirstPrune int64
 }
 
 // LastStats returns the Stats of the last search.
 func (e *Engine) LastStats() Stats {
-	st := Stats{Playouts: e.playouts()}
+	st := Stats{Playouts: e.playouts(), PrunedSims: e.prunedSims.Load(), Redirected: e.redirected.Load(), FirstPrune: e.firstPrune.Load()}
 	if e.root == nil {
 		return st
 	}
