@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +48,12 @@ type Engine struct {
 	// pruned move, those of them whose UCB1 choice among all moves was a pruned one, and the
 	// simulations claimed when a move was first pruned (0: never).
 	prunedSims, redirected, firstPrune atomic.Int64
+
+	// PruneHalving: the rounds of this search and how many have begun; halvingMu is taken only
+	// to drop the worse half of the survivors, once per round.
+	rounds    int32
+	round     atomic.Int32
+	halvingMu sync.Mutex
 
 	// onSimulation, when set (tests), is called by the first worker after each simulation.
 	onSimulation func()
@@ -234,6 +242,11 @@ func (e *Engine) updateRoot() bool {
 	if len(ks) == 0 {
 		return true
 	}
+	if e.cfg.Prune == PruneHalving {
+		// The rounds spend the whole budget; StopEarly's test on visits does not apply.
+		e.halve(ks)
+		return true
+	}
 	r := e.remaining()
 	top := mostVisited(ks)
 	maxV := int64(ks[top].visits.Load())
@@ -280,6 +293,44 @@ func (e *Engine) updateRoot() bool {
 	return true
 }
 
+// halve starts the rounds of PruneHalving that the budget spent so far has reached: each
+// drops the worse half (rounded down) of the surviving root moves by win rate.
+func (e *Engine) halve(ks []node) {
+	f := 0.0 // the share of the budget spent
+	if e.budget > 0 {
+		f = float64(e.started.Load()) / float64(e.budget)
+	}
+	if e.timed {
+		if d := e.deadline.Sub(e.start); d > 0 {
+			f = max(f, float64(time.Since(e.start))/float64(d))
+		}
+	}
+	target := min(int32(f*float64(e.rounds)), e.rounds-1)
+	if target <= e.round.Load() {
+		return
+	}
+	e.halvingMu.Lock()
+	defer e.halvingMu.Unlock()
+	for e.round.Load() < target {
+		var live [64]int
+		n := 0
+		for i := range ks {
+			if !ks[i].pruned.Load() && n < len(live) {
+				live[n] = i
+				n++
+			}
+		}
+		sort.Slice(live[:n], func(a, b int) bool { return ks[live[a]].mean() > ks[live[b]].mean() })
+		for _, i := range live[(n+1)/2 : n] {
+			ks[i].pruned.Store(true)
+		}
+		if n > 1 && e.firstPrune.Load() == 0 {
+			e.firstPrune.Store(e.started.Load())
+		}
+		e.round.Add(1)
+	}
+}
+
 // paperBound is the paper's reachable upper win rate P_i of a root move (equations 7, 8 and
 // 10-11): n remaining simulations, sumX the sum of the root moves' win rates.
 func (e *Engine) paperBound(c *node, sumX, n float64) float64 {
@@ -310,6 +361,22 @@ func mostVisited(ks []node) int {
 	return best
 }
 
+// rootBetter orders the root moves for the choice of the move: as better, except under
+// PruneHalving, where the survivors come first and among them the best win rate (their
+// visits differ only by the order of the last round).
+func (e *Engine) rootBetter(a, b *node) bool {
+	if e.cfg.Prune != PruneHalving {
+		return better(a, b)
+	}
+	if pa, pb := a.pruned.Load(), b.pruned.Load(); pa != pb {
+		return pb
+	}
+	if ma, mb := a.mean(), b.mean(); ma != mb {
+		return ma > mb
+	}
+	return a.visits.Load() > b.visits.Load()
+}
+
 func better(a, b *node) bool {
 	va, vb := a.visits.Load(), b.visits.Load()
 	if va != vb {
@@ -330,6 +397,9 @@ func (e *Engine) selectChild(n *node, ks []node, atRoot bool, r int64) *node {
 			maxV = max(maxV, ks[i].visits.Load())
 		}
 		floor = int64(maxV) - r
+	}
+	if atRoot && e.cfg.Prune == PruneHalving {
+		return e.leastVisited(ks)
 	}
 	logN := math.Log(float64(max(n.visits.Load(), 1)))
 	best, bestU := -1, math.Inf(-1)
@@ -370,6 +440,28 @@ func (e *Engine) selectChild(n *node, ks []node, atRoot bool, r int64) *node {
 	}
 	if best < 0 {
 		// Every child is pruned (a race with the pruning of another thread): the move to play.
+		return &ks[mostVisited(ks)]
+	}
+	return &ks[best]
+}
+
+// leastVisited is PruneHalving's choice at the root: the surviving move with the fewest
+// visits, the first in square order among equals.
+func (e *Engine) leastVisited(ks []node) *node {
+	best, bestV, anyPruned := -1, int32(math.MaxInt32), false
+	for i := range ks {
+		if ks[i].pruned.Load() {
+			anyPruned = true
+			continue
+		}
+		if v := ks[i].visits.Load(); v < bestV {
+			best, bestV = i, v
+		}
+	}
+	if anyPruned {
+		e.prunedSims.Add(1)
+	}
+	if best < 0 {
 		return &ks[mostVisited(ks)]
 	}
 	return &ks[best]
@@ -484,6 +576,8 @@ func (e *Engine) search(ctx context.Context, b board.Board, lim search.Limits, r
 	e.prunedSims.Store(0)
 	e.redirected.Store(0)
 	e.firstPrune.Store(0)
+	e.round.Store(0)
+	e.rounds = int32(bits.Len(uint(max(len(e.root.kids()), 1) - 1))) // ceil(log2 k)
 	for _, w := range e.workers {
 		w.sims.Store(0)
 	}
@@ -567,7 +661,7 @@ func (e *Engine) moveScores() []search.MoveScore {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return better(&ks[idx[a]], &ks[idx[b]]) })
+	sort.SliceStable(idx, func(a, b int) bool { return e.rootBetter(&ks[idx[a]], &ks[idx[b]]) })
 	out := make([]search.MoveScore, len(ks))
 	nodes, el := e.playouts(), time.Since(e.start)
 	for i, j := range idx {

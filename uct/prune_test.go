@@ -3,6 +3,7 @@ package uct
 import (
 	"context"
 	"math"
+	"math/bits"
 	"testing"
 
 	"github.com/othellogo/othello/search"
@@ -191,6 +192,58 @@ func TestPrunePaper(t *testing.T) {
 	}
 	if prunedAny == 0 {
 		t.Error("the paper's rule pruned nothing")
+	}
+}
+
+// TestPruneHalving: sequential halving leaves ceil(k/2^(R-1)) of k root moves after its
+// R = ceil(log2 k) rounds, spends the budget, gives the survivors at least the visits of
+// any dropped move (less one: the order of a round), plays the survivor with the best win
+// rate, and drops nothing before the end of its first round.
+func TestPruneHalving(t *testing.T) {
+	ctx := context.Background()
+	for i, b := range randomPositions(17, 12, 20) {
+		const n = 3000
+		e := newEngine(t, Config{Seed: uint64(i), Prune: PruneHalving, NoReuse: true})
+		k := bits.OnesCount64(b.LegalMoves())
+		rounds := 0
+		for x := 1; x < k; x *= 2 {
+			rounds++
+		}
+		sims := 0
+		e.onSimulation = func() {
+			sims++
+			if st := e.LastStats(); rounds > 0 && st.Pruned > 0 && sims < n/rounds {
+				t.Fatalf("%s: %d moves dropped after %d of %d playouts, %d rounds", b.OBF(), st.Pruned, sims, n, rounds)
+			}
+		}
+		r := e.Search(ctx, b, search.Limits{Nodes: n}, nil)
+		st := e.LastStats()
+		left := k
+		for range max(rounds-1, 0) {
+			left = (left + 1) / 2
+		}
+		if st.Playouts != n || st.Moves != k || st.Moves-st.Pruned != left {
+			t.Fatalf("%s: %d moves, %d left after %d playouts; want %d left of %d after %d", b.OBF(), st.Moves, st.Moves-st.Pruned, st.Playouts, left, k, n)
+		}
+		ks := e.root.kids()
+		var best *node
+		minLive, maxDead := int32(math.MaxInt32), int32(0)
+		for j := range ks {
+			if ks[j].pruned.Load() {
+				maxDead = max(maxDead, ks[j].visits.Load())
+				continue
+			}
+			minLive = min(minLive, ks[j].visits.Load())
+			if best == nil || ks[j].mean() > best.mean() {
+				best = &ks[j]
+			}
+		}
+		if minLive+1 < maxDead {
+			t.Errorf("%s: a survivor has %d visits, a dropped move %d", b.OBF(), minLive, maxDead)
+		}
+		if r.Move != best.move {
+			t.Errorf("%s: played %s, the best surviving win rate is %s's", b.OBF(), r.Move, best.move)
+		}
 	}
 }
 

@@ -82,6 +82,7 @@ func TestLegalAlways(t *testing.T) {
 		{Seed: 4, Playout: PlayoutGreedy, NoReuse: true},
 		{Seed: 5, Playout: PlayoutSoftmax, Threads: 2},
 		{Seed: 6, Playout: PlayoutCutoff, CutoffPlies: 3, Threads: 2, MaxNodes: 50},
+		{Seed: 7, Prune: PruneHalving, Threads: 2},
 	}
 	games := 2
 	if testing.Short() {
