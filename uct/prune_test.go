@@ -262,17 +262,17 @@ func TestPruneInnerLegal(t *testing.T) {
 }
 
 // TestPruneEffect reports what each rule does to a search (docs/uct.md): the most visited
-// move's share of the playouts and how often the move is the plain search's (same seed).
-// It checks nothing and is skipped with -short.
+// move's share of the playouts, the share the rule moved off pruned moves, and how often the
+// move is the plain search's (same seed). It checks nothing and is skipped with -short.
 func TestPruneEffect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a report, not a check")
 	}
 	ctx := context.Background()
 	pos := randomPositions(21, 40, 20)
-	for _, n := range []uint64{1000, 4000} {
-		for _, pr := range []Prune{PruneOff, PruneVisits, PrunePaper} {
-			var moves, share, same float64
+	for _, n := range []uint64{1000, 4000, 16000} {
+		for _, pr := range []Prune{PruneOff, PruneVisits, PrunePaper, PruneHalving} {
+			var moves, share, moved, same float64
 			for i, b := range pos {
 				e := newEngine(t, Config{Seed: uint64(i), Prune: pr})
 				r := e.Search(ctx, b, search.Limits{Nodes: n}, nil)
@@ -283,13 +283,14 @@ func TestPruneEffect(t *testing.T) {
 					top = max(top, v)
 				}
 				share += float64(top) / float64(n)
+				moved += float64(st.Redirected) / float64(n)
 				if p := newEngine(t, Config{Seed: uint64(i)}).Search(ctx, b, search.Limits{Nodes: n}, nil); p.Move == r.Move {
 					same++
 				}
 			}
 			k := float64(len(pos))
-			t.Logf("%d playouts, prune %s: %.1f moves, most visited %.0f%%, plain search's move %.0f%%",
-				n, pr, moves/k, 100*share/k, 100*same/k)
+			t.Logf("%d playouts, prune %s: %.1f moves, most visited %.0f%%, moved off pruned moves %.1f%%, plain search's move %.0f%%",
+				n, pr, moves/k, 100*share/k, 100*moved/k, 100*same/k)
 		}
 	}
 }
