@@ -33,12 +33,12 @@ type Engine struct {
 
 	root      *node
 	rootBoard board.Board
-	nodes     atomic.Int64 // nodes in the tree, for Config.MaxNodes
+	nodes     counter // nodes in the tree, for Config.MaxNodes
 
 	// Per-search state, shared by the workers.
 	stop     atomic.Bool
-	started  atomic.Int64 // simulations claimed in this search
-	budget   int64        // simulations of this search (0: none)
+	started  counter // simulations claimed in this search
+	budget   int64   // simulations of this search (0: none)
 	timed    bool
 	start    time.Time
 	deadline time.Time
@@ -62,6 +62,15 @@ type Engine struct {
 	nextReport int64
 }
 
+// counter is an atomic counter on cache lines of its own: the threads add to it at every
+// simulation, and the engine's fields that they read at every simulation must not share its
+// line (on two cores the shared lines cost as much as the playouts).
+type counter struct {
+	_ [64]byte
+	atomic.Int64
+	_ [56]byte
+}
+
 // worker is the state of one goroutine of a search: its random numbers, its copy of the
 // board and the path of the simulation under way.
 type worker struct {
@@ -71,6 +80,7 @@ type worker struct {
 	b    board.Board
 	path [maxPath]step
 	sims atomic.Int64 // simulations of this search (read by the reports during the search)
+	_    [64]byte     // the next worker's fields on other cache lines
 }
 
 // step is one node of a simulation's path and the colour of the player who moved into it.
@@ -510,13 +520,18 @@ func (w *worker) simulate() bool {
 			break
 		}
 	}
+	// The squares only for the rules that read them: every atomic add on the nodes near the
+	// root is a cache line the threads contend for.
+	sq := e.cfg.Tuned || e.cfg.PruneR > 0
 	for i := range k {
 		x := reward
 		if !w.path[i].black {
 			x = rewardOne - x
 		}
 		w.path[i].n.value.Add(x)
-		w.path[i].n.sq.Add(x * x / rewardOne)
+		if sq {
+			w.path[i].n.sq.Add(x * x / rewardOne)
+		}
 	}
 	w.sims.Add(1)
 	return true
