@@ -189,7 +189,7 @@ func (c Config) validate() error {
 
 // ParseConfig reads a Config from "key=value,..." text, the form a match or a command line
 // gives: playouts, time (a duration), threads, playout (random, greedy, softmax, cutoff), c,
-// tuned (on/off), prune (off, visits, paper, halving), inner (on/off), r, early (on/off), eps, temp,
+// tuned (on/off), prune (off, visits, paper, halving; on is paper), inner (on/off), r, early (on/off), eps, temp,
 // cutoff (plies), winscale, seed, reuse (on/off), maxnodes, eval (default or a weights file).
 func ParseConfig(text string) (Config, error) {
 	var c Config
@@ -217,6 +217,10 @@ func ParseConfig(text string) (Config, error) {
 		case "tuned":
 			c.Tuned, err = parseOnOff(v)
 		case "prune":
+			if v == "on" { // on/off: the paper's rule or none
+				c.Prune = PrunePaper
+				break
+			}
 			c.Prune, err = parseName(v, pruneNames[:], func(i int) Prune { return Prune(i) })
 		case "inner":
 			c.PruneInner, err = parseOnOff(v)

@@ -412,6 +412,11 @@ func TestParseConfig(t *testing.T) {
 	if c != want {
 		t.Errorf("got %+v\nwant %+v", c, want)
 	}
+	for text, want := range map[string]Prune{"prune=on": PrunePaper, "prune=off": PruneOff, "prune=visits": PruneVisits, "prune=halving": PruneHalving} {
+		if c, err := ParseConfig(text); err != nil || c.Prune != want {
+			t.Errorf("%q: prune %v (%v), want %v", text, c.Prune, err, want)
+		}
+	}
 	for _, bad := range []string{"prune=maybe", "playout=smart", "x=1", "c", "tuned=yes", "c=-1", "eval=mobility"} {
 		if _, err := ParseConfig(bad); err == nil {
 			t.Errorf("%q: no error", bad)
