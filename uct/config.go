@@ -56,9 +56,16 @@ const (
 	// before every simulation, so a move may come back. The most visited move is never
 	// dropped (the paper's rule does not need that guard with its final choice by win rate).
 	PrunePaper
+	// PruneHalving is sequential halving at the root (Karnin, Koren and Somekh 2013; at the
+	// root of UCT as in Pepels et al.'s H-MCTS, 2014): the budget is cut into ceil(log2 k)
+	// rounds for k root moves; the simulations go to the least visited surviving move, and at
+	// the start of each round the worse half of the survivors by win rate is dropped for good.
+	// The move played is the surviving one with the best win rate. Not from the paper: a
+	// schedule that spends the whole budget knowing that it ends, for comparison.
+	PruneHalving
 )
 
-var pruneNames = [...]string{"off", "visits", "paper"}
+var pruneNames = [...]string{"off", "visits", "paper", "halving"}
 
 func (p Prune) String() string {
 	if p < 0 || int(p) >= len(pruneNames) {
@@ -166,7 +173,7 @@ func (c Config) validate() error {
 	switch {
 	case c.Playout < PlayoutRandom || c.Playout > PlayoutCutoff:
 		return fmt.Errorf("uct: unknown playout kind %d", int(c.Playout))
-	case c.Prune < PruneOff || c.Prune > PrunePaper:
+	case c.Prune < PruneOff || c.Prune > PruneHalving:
 		return fmt.Errorf("uct: unknown pruning rule %d", int(c.Prune))
 	case c.Playouts < 0 || c.MoveTime < 0:
 		return fmt.Errorf("uct: negative budget")
@@ -182,7 +189,7 @@ func (c Config) validate() error {
 
 // ParseConfig reads a Config from "key=value,..." text, the form a match or a command line
 // gives: playouts, time (a duration), threads, playout (random, greedy, softmax, cutoff), c,
-// tuned (on/off), prune (off, visits, paper), inner (on/off), r, early (on/off), eps, temp,
+// tuned (on/off), prune (off, visits, paper, halving; on is paper), inner (on/off), r, early (on/off), eps, temp,
 // cutoff (plies), winscale, seed, reuse (on/off), maxnodes, eval (default or a weights file).
 func ParseConfig(text string) (Config, error) {
 	var c Config
@@ -210,6 +217,10 @@ func ParseConfig(text string) (Config, error) {
 		case "tuned":
 			c.Tuned, err = parseOnOff(v)
 		case "prune":
+			if v == "on" { // on/off: the paper's rule or none
+				c.Prune = PrunePaper
+				break
+			}
 			c.Prune, err = parseName(v, pruneNames[:], func(i int) Prune { return Prune(i) })
 		case "inner":
 			c.PruneInner, err = parseOnOff(v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/ybwc"
 	"github.com/othellogo/othello/search"
 )
 
@@ -24,25 +26,49 @@ type Engine struct {
 	cfg     Config
 	ev      *eval.Evaluator
 	workers []*worker
+	// pool runs the workers: thread i of the parallel search's pool runs workers[i], thread 0
+	// being the caller's goroutine; one split point per search holds the simulation loop.
+	pool  *ybwc.Pool
+	split uctSplit
 
 	root      *node
 	rootBoard board.Board
-	nodes     atomic.Int64 // nodes in the tree, for Config.MaxNodes
+	nodes     counter // nodes in the tree, for Config.MaxNodes
 
 	// Per-search state, shared by the workers.
 	stop     atomic.Bool
-	started  atomic.Int64 // simulations claimed in this search
-	budget   int64        // simulations of this search (0: none)
+	started  counter // simulations claimed in this search
+	budget   int64   // simulations of this search (0: none)
 	timed    bool
 	start    time.Time
 	deadline time.Time
 	half     time.Duration // PrunePaper: pruning starts after this much time (timed searches)
+
+	// What the pruning did in this search (Stats): simulations whose root choice skipped a
+	// pruned move, those of them whose UCB1 choice among all moves was a pruned one, and the
+	// simulations claimed when a move was first pruned (0: never).
+	prunedSims, redirected, firstPrune atomic.Int64
+
+	// PruneHalving: the rounds of this search and how many have begun; halvingMu is taken only
+	// to drop the worse half of the survivors, once per round.
+	rounds    int32
+	round     atomic.Int32
+	halvingMu sync.Mutex
 
 	// onSimulation, when set (tests), is called by the first worker after each simulation.
 	onSimulation func()
 	// report, when set, is called by the first worker from time to time during a search.
 	report     func()
 	nextReport int64
+}
+
+// counter is an atomic counter on cache lines of its own: the threads add to it at every
+// simulation, and the engine's fields that they read at every simulation must not share its
+// line (on two cores the shared lines cost as much as the playouts).
+type counter struct {
+	_ [64]byte
+	atomic.Int64
+	_ [56]byte
 }
 
 // worker is the state of one goroutine of a search: its random numbers, its copy of the
@@ -54,6 +80,7 @@ type worker struct {
 	b    board.Board
 	path [maxPath]step
 	sims atomic.Int64 // simulations of this search (read by the reports during the search)
+	_    [64]byte     // the next worker's fields on other cache lines
 }
 
 // step is one node of a simulation's path and the colour of the player who moved into it.
@@ -80,6 +107,9 @@ func New(cfg Config) (*Engine, error) {
 	for i := range cfg.Threads {
 		e.workers = append(e.workers, &worker{e: e, id: i, r: newRNG(cfg.Seed, uint64(i))})
 	}
+	e.pool = ybwc.New(cfg.Threads)
+	e.split.e = e
+	e.split.Init(&e.split)
 	return e, nil
 }
 
@@ -222,6 +252,11 @@ func (e *Engine) updateRoot() bool {
 	if len(ks) == 0 {
 		return true
 	}
+	if e.cfg.Prune == PruneHalving {
+		// The rounds spend the whole budget; StopEarly's test on visits does not apply.
+		e.halve(ks)
+		return true
+	}
 	r := e.remaining()
 	top := mostVisited(ks)
 	maxV := int64(ks[top].visits.Load())
@@ -238,7 +273,11 @@ func (e *Engine) updateRoot() bool {
 	switch e.cfg.Prune {
 	case PruneVisits:
 		for i := range ks {
-			ks[i].pruned.Store(i != top && int64(ks[i].visits.Load())+r < maxV)
+			p := i != top && int64(ks[i].visits.Load())+r < maxV
+			ks[i].pruned.Store(p)
+			if p && e.firstPrune.Load() == 0 {
+				e.firstPrune.CompareAndSwap(0, e.started.Load())
+			}
 		}
 	case PrunePaper:
 		if !e.pastHalf() {
@@ -254,10 +293,52 @@ func (e *Engine) updateRoot() bool {
 			return true
 		}
 		for i := range ks {
-			ks[i].pruned.Store(i != top && e.paperBound(&ks[i], sumX, float64(r)) < maxX)
+			p := i != top && e.paperBound(&ks[i], sumX, float64(r)) < maxX
+			ks[i].pruned.Store(p)
+			if p && e.firstPrune.Load() == 0 {
+				e.firstPrune.CompareAndSwap(0, e.started.Load())
+			}
 		}
 	}
 	return true
+}
+
+// halve starts the rounds of PruneHalving that the budget spent so far has reached: each
+// drops the worse half (rounded down) of the surviving root moves by win rate.
+func (e *Engine) halve(ks []node) {
+	f := 0.0 // the share of the budget spent
+	if e.budget > 0 {
+		f = float64(e.started.Load()) / float64(e.budget)
+	}
+	if e.timed {
+		if d := e.deadline.Sub(e.start); d > 0 {
+			f = max(f, float64(time.Since(e.start))/float64(d))
+		}
+	}
+	target := min(int32(f*float64(e.rounds)), e.rounds-1)
+	if target <= e.round.Load() {
+		return
+	}
+	e.halvingMu.Lock()
+	defer e.halvingMu.Unlock()
+	for e.round.Load() < target {
+		var live [64]int
+		n := 0
+		for i := range ks {
+			if !ks[i].pruned.Load() && n < len(live) {
+				live[n] = i
+				n++
+			}
+		}
+		sort.Slice(live[:n], func(a, b int) bool { return ks[live[a]].mean() > ks[live[b]].mean() })
+		for _, i := range live[(n+1)/2 : n] {
+			ks[i].pruned.Store(true)
+		}
+		if n > 1 && e.firstPrune.Load() == 0 {
+			e.firstPrune.Store(e.started.Load())
+		}
+		e.round.Add(1)
+	}
 }
 
 // paperBound is the paper's reachable upper win rate P_i of a root move (equations 7, 8 and
@@ -290,6 +371,22 @@ func mostVisited(ks []node) int {
 	return best
 }
 
+// rootBetter orders the root moves for the choice of the move: as better, except under
+// PruneHalving, where the survivors come first and among them the best win rate (their
+// visits differ only by the order of the last round).
+func (e *Engine) rootBetter(a, b *node) bool {
+	if e.cfg.Prune != PruneHalving {
+		return better(a, b)
+	}
+	if pa, pb := a.pruned.Load(), b.pruned.Load(); pa != pb {
+		return pb
+	}
+	if ma, mb := a.mean(), b.mean(); ma != mb {
+		return ma > mb
+	}
+	return a.visits.Load() > b.visits.Load()
+}
+
 func better(a, b *node) bool {
 	va, vb := a.visits.Load(), b.visits.Load()
 	if va != vb {
@@ -311,35 +408,70 @@ func (e *Engine) selectChild(n *node, ks []node, atRoot bool, r int64) *node {
 		}
 		floor = int64(maxV) - r
 	}
+	if atRoot && e.cfg.Prune == PruneHalving {
+		return e.leastVisited(ks)
+	}
 	logN := math.Log(float64(max(n.visits.Load(), 1)))
 	best, bestU := -1, math.Inf(-1)
+	prunedU := math.Inf(-1) // the best bound among the pruned root moves
+	anyPruned := false
 	for i := range ks {
 		c := &ks[i]
-		if atRoot && c.pruned.Load() {
-			continue
-		}
+		pruned := atRoot && c.pruned.Load()
 		v := c.visits.Load()
-		if int64(v) < floor {
+		if !pruned && int64(v) < floor {
 			continue
 		}
-		if v == 0 {
-			return c
+		u := math.Inf(1) // unvisited first, in square order
+		if v > 0 {
+			s := float64(v)
+			mean := float64(c.value.Load()) / (s * rewardOne)
+			if e.cfg.Tuned {
+				variance := max(float64(c.sq.Load())/(s*rewardOne)-mean*mean, 0) + math.Sqrt(2*logN/s)
+				u = mean + math.Sqrt(logN/s*min(0.25, variance))
+			} else {
+				u = mean + e.cfg.C*math.Sqrt(logN/s)
+			}
 		}
-		s := float64(v)
-		mean := float64(c.value.Load()) / (s * rewardOne)
-		var u float64
-		if e.cfg.Tuned {
-			variance := max(float64(c.sq.Load())/(s*rewardOne)-mean*mean, 0) + math.Sqrt(2*logN/s)
-			u = mean + math.Sqrt(logN/s*min(0.25, variance))
-		} else {
-			u = mean + e.cfg.C*math.Sqrt(logN/s)
+		if pruned {
+			anyPruned = true
+			prunedU = max(prunedU, u)
+			continue
 		}
 		if u > bestU {
 			best, bestU = i, u
 		}
 	}
+	if anyPruned {
+		e.prunedSims.Add(1)
+		if prunedU > bestU {
+			e.redirected.Add(1)
+		}
+	}
 	if best < 0 {
 		// Every child is pruned (a race with the pruning of another thread): the move to play.
+		return &ks[mostVisited(ks)]
+	}
+	return &ks[best]
+}
+
+// leastVisited is PruneHalving's choice at the root: the surviving move with the fewest
+// visits, the first in square order among equals.
+func (e *Engine) leastVisited(ks []node) *node {
+	best, bestV, anyPruned := -1, int32(math.MaxInt32), false
+	for i := range ks {
+		if ks[i].pruned.Load() {
+			anyPruned = true
+			continue
+		}
+		if v := ks[i].visits.Load(); v < bestV {
+			best, bestV = i, v
+		}
+	}
+	if anyPruned {
+		e.prunedSims.Add(1)
+	}
+	if best < 0 {
 		return &ks[mostVisited(ks)]
 	}
 	return &ks[best]
@@ -388,13 +520,18 @@ func (w *worker) simulate() bool {
 			break
 		}
 	}
+	// The squares only for the rules that read them: every atomic add on the nodes near the
+	// root is a cache line the threads contend for.
+	sq := e.cfg.Tuned || e.cfg.PruneR > 0
 	for i := range k {
 		x := reward
 		if !w.path[i].black {
 			x = rewardOne - x
 		}
 		w.path[i].n.value.Add(x)
-		w.path[i].n.sq.Add(x * x / rewardOne)
+		if sq {
+			w.path[i].n.sq.Add(x * x / rewardOne)
+		}
 	}
 	w.sims.Add(1)
 	return true
@@ -451,6 +588,11 @@ func (e *Engine) search(ctx context.Context, b board.Board, lim search.Limits, r
 	e.setRoot(b)
 	e.stop.Store(false)
 	e.started.Store(0)
+	e.prunedSims.Store(0)
+	e.redirected.Store(0)
+	e.firstPrune.Store(0)
+	e.round.Store(0)
+	e.rounds = int32(bits.Len(uint(max(len(e.root.kids()), 1) - 1))) // ceil(log2 k)
 	for _, w := range e.workers {
 		w.sims.Store(0)
 	}
@@ -463,18 +605,32 @@ func (e *Engine) search(ctx context.Context, b board.Board, lim search.Limits, r
 		stop := context.AfterFunc(ctx, func() { e.stop.Store(true) })
 		defer stop()
 	}
-	var wg sync.WaitGroup
-	for _, w := range e.workers[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.run()
-		}()
+	e.pool.Start()
+	defer e.pool.Stop()
+	th := e.pool.Thread(0)
+	if len(e.workers) > 1 && e.pool.Split(th, &e.split.Split) {
+		e.workers[0].run()
+		e.pool.Wait(th, &e.split.Split)
+	} else {
+		e.workers[0].run()
 	}
-	e.workers[0].run()
-	wg.Wait()
 	e.report = nil
 }
+
+// uctSplit is the one split point of a search: every thread of the pool joins it at the
+// start and runs simulations on the shared tree until the budget is spent or the search is
+// stopped (tree parallelism; the virtual loss is in the node counts, see node).
+type uctSplit struct {
+	ybwc.Split
+	e *Engine
+}
+
+// Join runs the simulations of thread t with its own worker state.
+func (sp *uctSplit) Join(t *ybwc.Thread) { sp.e.workers[t.ID].run() }
+
+// PoolStats returns the counts of the worker pool since the engine was made: one split
+// point per search with more than one thread, joined by the other threads.
+func (e *Engine) PoolStats() ybwc.Stats { return e.pool.Stats() }
 
 // playouts returns the simulations run by the last search.
 func (e *Engine) playouts() uint64 {
@@ -520,7 +676,7 @@ func (e *Engine) moveScores() []search.MoveScore {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return better(&ks[idx[a]], &ks[idx[b]]) })
+	sort.SliceStable(idx, func(a, b int) bool { return e.rootBetter(&ks[idx[a]], &ks[idx[b]]) })
 	out := make([]search.MoveScore, len(ks))
 	nodes, el := e.playouts(), time.Since(e.start)
 	for i, j := range idx {
@@ -600,11 +756,16 @@ type Stats struct {
 	Pruned   int    // root moves pruned at its end
 	Moves    int    // root moves
 	Visits   []int  // visits of the root moves, in square order
+	// PrunedSims counts the simulations whose root choice skipped at least one pruned move,
+	// Redirected those of them that UCB1 would have sent to a pruned move: the simulations
+	// the pruning moved to other moves. FirstPrune is the number of simulations claimed when
+	// a move was first pruned (0: none was).
+	PrunedSims, Redirected, FirstPrune int64
 }
 
 // LastStats returns the Stats of the last search.
 func (e *Engine) LastStats() Stats {
-	st := Stats{Playouts: e.playouts()}
+	st := Stats{Playouts: e.playouts(), PrunedSims: e.prunedSims.Load(), Redirected: e.redirected.Load(), FirstPrune: e.firstPrune.Load()}
 	if e.root == nil {
 		return st
 	}

@@ -35,7 +35,8 @@ func TestMatch(t *testing.T) {
 	}
 	pairs, plies, seed, workers := envInt(t, "UCT_PAIRS", 200), envInt(t, "UCT_PLIES", 8), envInt(t, "UCT_SEED", 1), envInt(t, "UCT_WORKERS", 2)
 	var clocks [2]moveClock
-	newA, newB := moverMaker(t, strings.TrimSpace(a), &clocks[0]), moverMaker(t, strings.TrimSpace(b), &clocks[1])
+	var logs [2]pruneLog
+	newA, newB := moverMaker(t, strings.TrimSpace(a), &clocks[0], &logs[0]), moverMaker(t, strings.TrimSpace(b), &clocks[1], &logs[1])
 	openings := RandomOpenings(uint64(seed), pairs, plies)
 	start := time.Now()
 	t.Logf("A = %q vs B = %q: %d openings of %d plies from seed %d, both colours, %d workers, %s",
@@ -49,6 +50,36 @@ func TestMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("A = %q vs B = %q: %v; A %s, B %s; %v", a, b, res, &clocks[0], &clocks[1], time.Since(start).Round(time.Second))
+	for i, l := range []*pruneLog{&logs[0], &logs[1]} {
+		if l.moves.Load() > 0 {
+			t.Logf("%c: %s", 'A'+i, l)
+		}
+	}
+}
+
+// pruneLog adds up what the pruning did over a UCT player's searches (Engine.LastStats).
+type pruneLog struct {
+	moves, pruning, playouts, prunedSims, redirected, firstPrune atomic.Int64
+}
+
+func (l *pruneLog) add(st Stats) {
+	l.moves.Add(1)
+	l.playouts.Add(int64(st.Playouts))
+	l.prunedSims.Add(st.PrunedSims)
+	l.redirected.Add(st.Redirected)
+	if st.FirstPrune > 0 {
+		l.pruning.Add(1)
+		l.firstPrune.Add(st.FirstPrune)
+	}
+}
+
+func (l *pruneLog) String() string {
+	n := float64(max(l.moves.Load(), 1))
+	k := float64(max(l.pruning.Load(), 1))
+	return fmt.Sprintf("%d searches, %.0f playouts a search; pruning in %.1f%% of them, first at playout %.0f on average; "+
+		"%.0f playouts a search with a move pruned, %.1f a search (%.2f%% of the playouts) moved off a pruned move",
+		l.moves.Load(), float64(l.playouts.Load())/n, 100*float64(l.pruning.Load())/n, float64(l.firstPrune.Load())/k,
+		float64(l.prunedSims.Load())/n, float64(l.redirected.Load())/n, 100*float64(l.redirected.Load())/float64(max(l.playouts.Load(), 1)))
 }
 
 func envInt(t *testing.T, name string, def int) int {
@@ -82,7 +113,7 @@ func (c *moveClock) wrap(m Mover) Mover {
 }
 
 // moverMaker reads a player of TestMatch.
-func moverMaker(t *testing.T, spec string, clock *moveClock) func(g int) Mover {
+func moverMaker(t *testing.T, spec string, clock *moveClock, log *pruneLog) func(g int) Mover {
 	switch {
 	case spec == "random":
 		return func(g int) Mover {
@@ -131,7 +162,13 @@ func moverMaker(t *testing.T, spec string, clock *moveClock) func(g int) Mover {
 		if err != nil {
 			panic(err)
 		}
-		return clock.wrap(SearchMover(e, search.Limits{}))
+		return clock.wrap(func(ctx context.Context, b board.Board) board.Square {
+			r := e.Search(ctx, b, search.Limits{}, nil)
+			if !b.GameOver() {
+				log.add(e.LastStats())
+			}
+			return r.Move
+		})
 	}
 }
 

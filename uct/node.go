@@ -30,7 +30,7 @@ type node struct {
 	pruned atomic.Bool  // root moves only: dropped by the pruning rule for now
 	value  atomic.Uint64
 	// sq is the sum of the squared rewards (rewardOne for a squared reward of 1), for the
-	// variance of UCB1-Tuned and of the paper's equation 10.
+	// variance of UCB1-Tuned and of the paper's equation 10; kept only when one of them is on.
 	sq       atomic.Uint64
 	children atomic.Pointer[[]node] // nil until expanded; empty at the end of the game
 	mu       sync.Mutex             // guards expansion

@@ -3,6 +3,7 @@ package uct
 import (
 	"context"
 	"math"
+	"math/bits"
 	"testing"
 
 	"github.com/othellogo/othello/search"
@@ -194,6 +195,58 @@ func TestPrunePaper(t *testing.T) {
 	}
 }
 
+// TestPruneHalving: sequential halving leaves ceil(k/2^(R-1)) of k root moves after its
+// R = ceil(log2 k) rounds, spends the budget, gives the survivors at least the visits of
+// any dropped move (less one: the order of a round), plays the survivor with the best win
+// rate, and drops nothing before the end of its first round.
+func TestPruneHalving(t *testing.T) {
+	ctx := context.Background()
+	for i, b := range randomPositions(17, 12, 20) {
+		const n = 3000
+		e := newEngine(t, Config{Seed: uint64(i), Prune: PruneHalving, NoReuse: true})
+		k := bits.OnesCount64(b.LegalMoves())
+		rounds := 0
+		for x := 1; x < k; x *= 2 {
+			rounds++
+		}
+		sims := 0
+		e.onSimulation = func() {
+			sims++
+			if st := e.LastStats(); rounds > 0 && st.Pruned > 0 && sims < n/rounds {
+				t.Fatalf("%s: %d moves dropped after %d of %d playouts, %d rounds", b.OBF(), st.Pruned, sims, n, rounds)
+			}
+		}
+		r := e.Search(ctx, b, search.Limits{Nodes: n}, nil)
+		st := e.LastStats()
+		left := k
+		for range max(rounds-1, 0) {
+			left = (left + 1) / 2
+		}
+		if st.Playouts != n || st.Moves != k || st.Moves-st.Pruned != left {
+			t.Fatalf("%s: %d moves, %d left after %d playouts; want %d left of %d after %d", b.OBF(), st.Moves, st.Moves-st.Pruned, st.Playouts, left, k, n)
+		}
+		ks := e.root.kids()
+		var best *node
+		minLive, maxDead := int32(math.MaxInt32), int32(0)
+		for j := range ks {
+			if ks[j].pruned.Load() {
+				maxDead = max(maxDead, ks[j].visits.Load())
+				continue
+			}
+			minLive = min(minLive, ks[j].visits.Load())
+			if best == nil || ks[j].mean() > best.mean() {
+				best = &ks[j]
+			}
+		}
+		if minLive+1 < maxDead {
+			t.Errorf("%s: a survivor has %d visits, a dropped move %d", b.OBF(), minLive, maxDead)
+		}
+		if r.Move != best.move {
+			t.Errorf("%s: played %s, the best surviving win rate is %s's", b.OBF(), r.Move, best.move)
+		}
+	}
+}
+
 // TestPruneInnerLegal: inner pruning keeps the searches' moves legal and the trees
 // consistent (its safety at inner nodes is not a claim: it only sharpens the inner values).
 func TestPruneInnerLegal(t *testing.T) {
@@ -209,17 +262,17 @@ func TestPruneInnerLegal(t *testing.T) {
 }
 
 // TestPruneEffect reports what each rule does to a search (docs/uct.md): the most visited
-// move's share of the playouts and how often the move is the plain search's (same seed).
-// It checks nothing and is skipped with -short.
+// move's share of the playouts, the share the rule moved off pruned moves, and how often the
+// move is the plain search's (same seed). It checks nothing and is skipped with -short.
 func TestPruneEffect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a report, not a check")
 	}
 	ctx := context.Background()
 	pos := randomPositions(21, 40, 20)
-	for _, n := range []uint64{1000, 4000} {
-		for _, pr := range []Prune{PruneOff, PruneVisits, PrunePaper} {
-			var moves, share, same float64
+	for _, n := range []uint64{1000, 4000, 16000} {
+		for _, pr := range []Prune{PruneOff, PruneVisits, PrunePaper, PruneHalving} {
+			var moves, share, moved, same float64
 			for i, b := range pos {
 				e := newEngine(t, Config{Seed: uint64(i), Prune: pr})
 				r := e.Search(ctx, b, search.Limits{Nodes: n}, nil)
@@ -230,13 +283,14 @@ func TestPruneEffect(t *testing.T) {
 					top = max(top, v)
 				}
 				share += float64(top) / float64(n)
+				moved += float64(st.Redirected) / float64(n)
 				if p := newEngine(t, Config{Seed: uint64(i)}).Search(ctx, b, search.Limits{Nodes: n}, nil); p.Move == r.Move {
 					same++
 				}
 			}
 			k := float64(len(pos))
-			t.Logf("%d playouts, prune %s: %.1f moves, most visited %.0f%%, plain search's move %.0f%%",
-				n, pr, moves/k, 100*share/k, 100*same/k)
+			t.Logf("%d playouts, prune %s: %.1f moves, most visited %.0f%%, moved off pruned moves %.1f%%, plain search's move %.0f%%",
+				n, pr, moves/k, 100*share/k, 100*moved/k, 100*same/k)
 		}
 	}
 }

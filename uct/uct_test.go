@@ -82,6 +82,7 @@ func TestLegalAlways(t *testing.T) {
 		{Seed: 4, Playout: PlayoutGreedy, NoReuse: true},
 		{Seed: 5, Playout: PlayoutSoftmax, Threads: 2},
 		{Seed: 6, Playout: PlayoutCutoff, CutoffPlies: 3, Threads: 2, MaxNodes: 50},
+		{Seed: 7, Prune: PruneHalving, Threads: 2},
 	}
 	games := 2
 	if testing.Short() {
@@ -276,7 +277,8 @@ func equalInts(a, b []int) bool {
 
 // TestParallel searches with several threads (run it with -race): moves are legal, the
 // root's visits are the sum of its children's, no simulation is lost or counted twice, and
-// values stay within the visits.
+// values stay within the visits. The threads are the worker pool's: each search opens one
+// split point that every other thread joins.
 func TestParallel(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
@@ -293,6 +295,9 @@ func TestParallel(t *testing.T) {
 			}
 			if r.Nodes != 3000 {
 				t.Errorf("threads %d: %d playouts, want 3000", cfg.Threads, r.Nodes)
+			}
+			if st := e.PoolStats(); st.Splits != uint64(ply+1) || st.Joins != uint64((ply+1)*(cfg.Threads-1)) {
+				t.Errorf("threads %d, search %d: pool stats %+v, want one split joined by every other thread per search", cfg.Threads, ply+1, st)
 			}
 			checkTree(t, e.root)
 			b.Play(r.Move)
@@ -406,6 +411,11 @@ func TestParseConfig(t *testing.T) {
 		Prune: PrunePaper, PruneR: 1.96, PruneInner: true, StopEarly: true, Seed: 9, NoReuse: true, MoveTime: 50 * time.Millisecond}
 	if c != want {
 		t.Errorf("got %+v\nwant %+v", c, want)
+	}
+	for text, want := range map[string]Prune{"prune=on": PrunePaper, "prune=off": PruneOff, "prune=visits": PruneVisits, "prune=halving": PruneHalving} {
+		if c, err := ParseConfig(text); err != nil || c.Prune != want {
+			t.Errorf("%q: prune %v (%v), want %v", text, c.Prune, err, want)
+		}
 	}
 	for _, bad := range []string{"prune=maybe", "playout=smart", "x=1", "c", "tuned=yes", "c=-1", "eval=mobility"} {
 		if _, err := ParseConfig(bad); err == nil {
