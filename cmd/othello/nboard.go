@@ -25,7 +25,7 @@ func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
 	fs.IntVar(&s.Selectivity, "sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity))
 	fs.StringVar(&s.Name, "name", EngineName, "engine name given to the GUI (one word)")
 	fs.StringVar(&s.Engine, "engine", "alphabeta", "the engine: alphabeta, or uct (Monte-Carlo tree search; see -uct)")
-	fs.StringVar(&s.UCT, "uct", "", "with -engine uct, its options key=value,...: playouts, time, prune (off, visits, paper), playout (random, greedy, softmax, cutoff), c, threads, ...")
+	fs.StringVar(&s.UCT, "uct", "", "with -engine uct, its options key=value,...: playouts, time, prune (off, on = paper, visits, halving), playout (random, greedy, softmax, cutoff), c, threads, ...")
 	fs.StringVar(&s.BookPath, "book", "default", "opening book file, or \"default\" (the embedded book) or \"none\"; NBoard's learn writes to a file")
 	fs.BoolVar(&s.NoBook, "no-book", false, "play without an opening book")
 	fs.Float64Var(&s.Book.Margin, "book-margin", 1, "with -book-random: book moves within this many discs of the best are candidates")
