@@ -404,8 +404,8 @@ func (s *Sim) RunOthello(tree *OthelloTree, o Options) (Result, error) {
 	if err := o.check(); err != nil {
 		return Result{}, err
 	}
-	if o.Order == Exact || o.FreeLeaves {
-		return Result{}, fmt.Errorf("Othello trees: the exact order and free leaves are for artificial trees")
+	if o.Order == Exact || o.FreeLeaves || o.LeafSteps {
+		return Result{}, fmt.Errorf("Othello trees: the exact order, free leaves and leaf steps are for artificial trees")
 	}
 	s.tree, s.oth = nil, tree
 	s.b, s.d = maxKids-1, tree.Depth
@@ -521,7 +521,7 @@ func (o *othelloSetup) runTree(ctx context.Context, s *Sim, cfg Config, i int) (
 			if err := ctx.Err(); err != nil {
 				return r, err
 			}
-			res, err := s.RunOthello(tree, Options{order, procs, cfg.IDStep, false})
+			res, err := s.RunOthello(tree, Options{order, procs, cfg.IDStep, false, false, false})
 			if err != nil {
 				return r, fmt.Errorf("position %d, %v, %d processes: %w", i+1, order, procs, err)
 			}

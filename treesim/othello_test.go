@@ -177,7 +177,7 @@ func TestOthelloSimulation(t *testing.T) {
 					t.Fatalf("%s %d depth %d idstep %d: sequential %d, minimax %d", c.file, i, c.depth, id, v, want)
 				}
 				for _, ord := range []Order{Method, NoDist, DepthFirst, YBWC} {
-					res, err := s.RunOthello(tr, Options{ord, 1, id, false})
+					res, err := s.RunOthello(tr, Options{ord, 1, id, false, false, false})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -186,7 +186,7 @@ func TestOthelloSimulation(t *testing.T) {
 							c.file, i, c.depth, id, ord, res.Steps, res.Nodes, res.Value, q.Nodes, want)
 					}
 					for _, p := range c.procs {
-						res, err := s.RunOthello(tr, Options{ord, p, id, false})
+						res, err := s.RunOthello(tr, Options{ord, p, id, false, false, false})
 						if err != nil {
 							t.Fatal(err)
 						}

@@ -14,7 +14,7 @@ import (
 type RunOptions struct {
 	B, Depth, Trees, IDStep, Workers int
 	Seed                             uint64
-	FreeLeaves                       bool
+	FreeLeaves, LeafSteps, OnceNodes bool
 	Procs, Orders                    string
 	// Othello names the positions of Othello trees (LoadPositions) instead of artificial
 	// trees; the caller loads them into Config.Positions.
@@ -36,7 +36,7 @@ func (o RunOptions) Config() Config {
 }
 
 func (o RunOptions) config() (Config, error) {
-	cfg := Config{B: o.B, Depth: o.Depth, Trees: o.Trees, Seed: o.Seed, IDStep: o.IDStep, FreeLeaves: o.FreeLeaves, Workers: o.Workers}
+	cfg := Config{B: o.B, Depth: o.Depth, Trees: o.Trees, Seed: o.Seed, IDStep: o.IDStep, FreeLeaves: o.FreeLeaves, LeafSteps: o.LeafSteps, OnceNodes: o.OnceNodes, Workers: o.Workers}
 	for _, f := range strings.Split(o.Procs, ",") {
 		p, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || p < 1 {
@@ -51,6 +51,9 @@ func (o RunOptions) config() (Config, error) {
 		}
 		cfg.Orders = append(cfg.Orders, ord)
 	}
+	if btoi(o.FreeLeaves)+btoi(o.LeafSteps)+btoi(o.OnceNodes) > 1 {
+		return cfg, fmt.Errorf("-freeleaves, -leafsteps and -oncenodes exclude one another")
+	}
 	if o.B < 2 || o.B > 30 || o.Depth < 1 || o.Trees < 1 || o.IDStep < 0 {
 		return cfg, fmt.Errorf("want -b 2-30, -d and -trees at least 1, -idstep at least 0")
 	}
@@ -59,8 +62,8 @@ func (o RunOptions) config() (Config, error) {
 		if o.Depth > MaxOthelloDepth {
 			return cfg, fmt.Errorf("-d %d: Othello trees want at most %d", o.Depth, MaxOthelloDepth)
 		}
-		if o.FreeLeaves {
-			return cfg, fmt.Errorf("-freeleaves is for artificial trees")
+		if o.FreeLeaves || o.LeafSteps || o.OnceNodes {
+			return cfg, fmt.Errorf("-freeleaves, -leafsteps and -oncenodes are for artificial trees")
 		}
 		for _, ord := range cfg.Orders {
 			if ord == Exact {
@@ -69,6 +72,13 @@ func (o RunOptions) config() (Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Write prints the report on w: the settings, the model's prediction, and the tables of steps
@@ -83,6 +93,12 @@ func (rep *Report) Write(w io.Writer) {
 	leaves := "a leaf is a task"
 	if rep.FreeLeaves {
 		leaves = "leaves are evaluated by their parent's task"
+	}
+	if rep.LeafSteps {
+		leaves = "only leaf evaluations take steps"
+	}
+	if rep.OnceNodes {
+		leaves = "a node takes a step only the first time it is searched"
 	}
 	shallow := fmt.Sprintf("shallow searches %d plies shallower", rep.IDStep)
 	if rep.IDStep == 0 {
@@ -100,6 +116,12 @@ func (rep *Report) Write(w io.Writer) {
 	what := "nodes"
 	if rep.FreeLeaves {
 		what = "searches of depth 1 or more"
+	}
+	if rep.LeafSteps {
+		what = "leaf evaluations"
+	}
+	if rep.OnceNodes {
+		what = "distinct nodes"
 	}
 	fmt.Fprintf(w, "sequential alpha-beta: %s %s (sd %s), the steps of every order with one process\n\n", num(rep.Sequential.Mean), what, num(rep.Sequential.SD))
 

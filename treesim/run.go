@@ -20,6 +20,8 @@ type Config struct {
 	Orders     []Order
 	IDStep     int  // see Options
 	FreeLeaves bool // see Options
+	LeafSteps  bool // see Options
+	OnceNodes  bool // see Options
 	// Workers is how many trees are simulated at once (0: one per CPU). The results do not
 	// depend on it.
 	Workers int
@@ -67,7 +69,8 @@ type Report struct {
 	Config
 	Model *Model // nil for Othello trees
 	// Sequential is the node count of the sequential alpha-beta search (Sequential.Nodes), or
-	// with FreeLeaves its searches of depth 1 or more (Sequential.Interior): what every order
+	// with FreeLeaves its searches of depth 1 or more (Sequential.Interior), with LeafSteps its
+	// searches of depth 0 (Nodes - Interior), with OnceNodes the distinct nodes it searched: what every order
 	// must take with one process.
 	Sequential Stat
 	// Branching is, for Othello trees, the mean number of children of the nodes the
@@ -241,6 +244,12 @@ func runTree(ctx context.Context, s *Sim, m *Model, cfg Config, i int) (treeResu
 	if cfg.FreeLeaves {
 		r.seq = q.Interior
 	}
+	if cfg.LeafSteps {
+		r.seq = q.Nodes - q.Interior
+	}
+	if cfg.OnceNodes {
+		r.seq = q.Distinct
+	}
 	r.steps = make([][]int, len(cfg.Orders))
 	r.nodes = make([][]int, len(cfg.Orders))
 	for o, order := range cfg.Orders {
@@ -250,7 +259,7 @@ func runTree(ctx context.Context, s *Sim, m *Model, cfg Config, i int) (treeResu
 			if err := ctx.Err(); err != nil {
 				return r, err
 			}
-			res, err := s.Run(tree, Options{order, procs, cfg.IDStep, cfg.FreeLeaves})
+			res, err := s.Run(tree, Options{order, procs, cfg.IDStep, cfg.FreeLeaves, cfg.LeafSteps, cfg.OnceNodes})
 			if err != nil {
 				return r, fmt.Errorf("tree %d, %v, %d processes: %w", i, order, procs, err)
 			}

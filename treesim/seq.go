@@ -10,6 +10,8 @@ type Sequential struct {
 	kids     [][]kid
 	Nodes    int // searches not answered by the table
 	Interior int // those of depth 1 or more
+	Distinct int // the distinct nodes among them
+	seen     boundTable
 }
 
 // NewSequential returns a sequential search of tree.
@@ -33,6 +35,10 @@ func (q *Sequential) search(sig uint64, h int32, t, j int, alpha, beta int32) (i
 		return lo, hi
 	}
 	q.Nodes++
+	if _, _, _, ok := q.seen.get(sig); !ok {
+		q.seen.put(sig, 0, 0, 0)
+		q.Distinct++
+	}
 	if j == 0 {
 		var v int32
 		if t == q.tree.Depth {

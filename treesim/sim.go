@@ -130,6 +130,7 @@ type Sim struct {
 	nodes  []node
 	heap   []entry
 	tt     boundTable
+	seen   boundTable // with OnceNodes: the signatures of the nodes executed so far
 	run    []int32
 	kidBuf []kid
 	weight []uint64
@@ -143,6 +144,8 @@ type Sim struct {
 	procs      int
 	idStep     int
 	freeLeaves bool
+	leafSteps  bool
+	onceNodes  bool
 	b, d       int
 }
 
@@ -162,6 +165,13 @@ type Options struct {
 	// FreeLeaves makes a search's leaves part of their parent's task: expanding a node of depth
 	// 1 evaluates its children, in order, until one cuts. By default a leaf is a task of its own.
 	FreeLeaves bool
+	// LeafSteps makes only leaf evaluations take steps, as in the paper's simulation (section
+	// 4.2: the tree is expanded until P leaves are chosen, and evaluating them is a step); a
+	// node's expansion and its shallow search's start cost nothing.
+	LeafSteps bool
+	// OnceNodes makes a node cost a step only the first time a task on it is executed: a
+	// search of a node that an earlier (shallower) search expanded or evaluated is free.
+	OnceNodes bool
 }
 
 // Run searches tree with the given options.
@@ -190,12 +200,13 @@ func (o Options) check() error {
 // simulate is the simulation of the tree set in s (s.tree or s.oth, s.b and s.d); sr is the
 // deviation given to the root's (unbounded) window.
 func (s *Sim) simulate(o Options, sr float64) (Result, error) {
-	s.order, s.procs, s.idStep, s.freeLeaves = o.Order, o.Procs, o.IDStep, o.FreeLeaves
+	s.order, s.procs, s.idStep, s.freeLeaves, s.leafSteps, s.onceNodes = o.Order, o.Procs, o.IDStep, o.FreeLeaves, o.LeafSteps, o.OnceNodes
 	order := o.Order
 	s.nodes = s.nodes[:0]
 	s.pos = s.pos[:0]
 	s.heap = s.heap[:0]
 	s.tt.reset()
+	s.seen.reset()
 	s.ex.reset()
 	if cap(s.kidBuf) < s.b {
 		s.kidBuf = make([]kid, s.b)
@@ -237,6 +248,21 @@ func (s *Sim) simulate(o Options, sr float64) (Result, error) {
 				break
 			}
 			if s.probe(i) {
+				s.settle()
+				continue
+			}
+			if s.onceNodes {
+				if _, _, _, ok := s.seen.get(s.nodes[i].sig); ok {
+					s.nodes[i].state = running
+					s.execute(i)
+					s.settle()
+					continue
+				}
+				s.seen.put(s.nodes[i].sig, 0, 0, 0)
+			}
+			if s.leafSteps && !s.isLeafTask(i) {
+				s.nodes[i].state = running
+				s.execute(i)
 				s.settle()
 				continue
 			}
@@ -283,6 +309,11 @@ func (s *Sim) probe(i int32) bool {
 
 func (s *Sim) store(sig uint64, depth uint8, lo, hi int32) {
 	store(&s.tt, sig, depth, lo, hi)
+}
+
+// isLeafTask reports whether task i is an evaluation rather than an expansion.
+func (s *Sim) isLeafTask(i int32) bool {
+	return s.nodes[i].j == 0 || s.oth != nil && s.oth.terminal(s.pos[i])
 }
 
 // execute is one process's step on task i: a leaf's evaluation, or a node's expansion.

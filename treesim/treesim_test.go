@@ -143,7 +143,7 @@ func TestOneProcessIsSequential(t *testing.T) {
 				q.Search()
 				for o := range numOrders {
 					for _, free := range []bool{false, true} {
-						res, err := s.Run(tr, Options{o, 1, id, free})
+						res, err := s.Run(tr, Options{o, 1, id, free, false, false})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -180,7 +180,7 @@ func TestEveryOrderFindsTheValue(t *testing.T) {
 			for o := range numOrders {
 				for _, p := range procs {
 					for _, id := range []int{0, 2} {
-						res, err := s.Run(tr, Options{o, p, id, seed == 1})
+						res, err := s.Run(tr, Options{o, p, id, seed == 1, false, false})
 						if err != nil {
 							t.Fatalf("b=%d d=%d seed %d %v P=%d: %v", c.b, c.d, seed, o, p, err)
 						}
@@ -483,7 +483,7 @@ func BenchmarkRunB5D10(b *testing.B) {
 	for b.Loop() {
 		for _, o := range []Order{Method, NoDist, DepthFirst, YBWC} {
 			for _, p := range []int{1, 256, 1024, 4096, 16384} {
-				if _, err := s.Run(tr, Options{o, p, 2, false}); err != nil {
+				if _, err := s.Run(tr, Options{o, p, 2, false, false, false}); err != nil {
 					b.Fatal(err)
 				}
 			}

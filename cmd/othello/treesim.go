@@ -19,6 +19,8 @@ func cmdTreesim(env *cmdEnv, args []string) error {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the trees")
 	fs.IntVar(&o.IDStep, "idstep", 2, "a node's shallow search is this much shallower (0: no shallow searches)")
 	fs.BoolVar(&o.FreeLeaves, "freeleaves", false, "a search's leaves are evaluated by their parent's task instead of being tasks of their own")
+	fs.BoolVar(&o.LeafSteps, "leafsteps", false, "only leaf evaluations take steps; expanding a node is free (the paper's simulation step)")
+	fs.BoolVar(&o.OnceNodes, "oncenodes", false, "a node takes a step only the first time it is searched (deeper re-searches of it are free)")
 	fs.IntVar(&o.Workers, "workers", 0, "trees simulated at once (0: one per CPU); the results do not depend on it")
 	fs.StringVar(&o.Othello, "othello", "", "Othello trees instead of artificial ones: a file of positions (.obf lines or transcripts), or \"bench\"; -d at most 12, the first -trees positions")
 	setUsage(env, fs, "usage: othello treesim [options]\n\nSimulates parallel alpha-beta search of P processes on artificial trees, as in section 4.3\nof Ura, Tsuruoka and Chikayama (seed paper 000), and prints the steps each order of tasks\ntakes (their tables 4 and 5) and the nodes it searches; with -othello, on the search trees\nof real positions. See docs/treesim.md. Options:\n")
