@@ -142,18 +142,17 @@ func TestOneProcessIsSequential(t *testing.T) {
 				q := NewSequential(tr, id)
 				q.Search()
 				for o := range numOrders {
-					for _, free := range []bool{false, true} {
-						res, err := s.Run(tr, Options{o, 1, id, free, false, false})
+					// The step counts: every search, searches of depth 1 or more (free
+					// leaves), leaf evaluations (leaf steps), distinct nodes (once nodes).
+					for mode := range 4 {
+						res, err := s.Run(tr, Options{o, 1, id, mode == 1, mode == 2, mode == 3})
 						if err != nil {
 							t.Fatal(err)
 						}
-						want := q.Nodes
-						if free {
-							want = q.Interior
-						}
+						want := [4]int{q.Nodes, q.Interior, q.Nodes - q.Interior, q.Distinct}[mode]
 						if res.Steps != want || res.Nodes != want {
-							t.Errorf("b=%d d=%d seed %d idstep %d %v free leaves %v: %d steps, %d nodes; sequential %d",
-								c.b, c.d, seed, id, o, free, res.Steps, res.Nodes, want)
+							t.Errorf("b=%d d=%d seed %d idstep %d %v step mode %d: %d steps, %d nodes; sequential %d",
+								c.b, c.d, seed, id, o, mode, res.Steps, res.Nodes, want)
 						}
 					}
 				}
@@ -180,7 +179,9 @@ func TestEveryOrderFindsTheValue(t *testing.T) {
 			for o := range numOrders {
 				for _, p := range procs {
 					for _, id := range []int{0, 2} {
-						res, err := s.Run(tr, Options{o, p, id, seed == 1, false, false})
+						// Seed 0: every search a step (idstep 0), once nodes (2); seed 1:
+						// free leaves (0), leaf steps (2).
+						res, err := s.Run(tr, Options{o, p, id, seed == 1 && id == 0, seed == 1 && id == 2, seed == 0 && id == 2})
 						if err != nil {
 							t.Fatalf("b=%d d=%d seed %d %v P=%d: %v", c.b, c.d, seed, o, p, err)
 						}
