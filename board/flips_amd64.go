@@ -1,9 +1,6 @@
 package board
 
-import (
-	"os"
-	"strings"
-)
+import "os"
 
 // On x86-64 processors with AVX-512 (the CD and VL extensions), Flips looks along the eight
 // directions from the move at once, four in each of two vector registers (flips_amd64.s).
@@ -14,7 +11,7 @@ import (
 
 // hasAVX512 is set once at start-up, like hasAVX2 (GODEBUG cpu.avx512f=off or cpu.all=off
 // turns it off).
-var hasAVX512 = cpuHasAVX512() && !godebugOffAVX512(os.Getenv("GODEBUG"))
+var hasAVX512 = cpuHasAVX512() && !godebugOff(os.Getenv("GODEBUG"), "avx512f")
 
 // flipRays[sq] holds the rays from sq, sq excluded: lanes 0-3 towards higher squares (+1, +8,
 // +7, +9), lanes 4-7 towards lower ones (-1, -8, -7, -9).
@@ -43,18 +40,4 @@ func Flips(p, o uint64, sq Square) uint64 {
 		return flipsAVX512(p, o, sq)
 	}
 	return flipsGo(p, o, sq)
-}
-
-// godebugOffAVX512 reports whether a GODEBUG setting turns AVX-512 off.
-func godebugOffAVX512(godebug string) bool {
-	off := false
-	for _, kv := range strings.Split(godebug, ",") {
-		switch strings.TrimSpace(kv) {
-		case "cpu.avx512f=off", "cpu.all=off":
-			off = true
-		case "cpu.avx512f=on":
-			off = false
-		}
-	}
-	return off
 }

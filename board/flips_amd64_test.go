@@ -70,7 +70,7 @@ func TestGodebugOffAVX512(t *testing.T) {
 		{"cpu.avx512f=off,cpu.avx512f=on", false},
 		{"cpu.avx2=off", false},
 	} {
-		if got := godebugOffAVX512(c.godebug); got != c.off {
+		if got := godebugOff(c.godebug, "avx512f"); got != c.off {
 			t.Errorf("GODEBUG %q: off %v, want %v", c.godebug, got, c.off)
 		}
 	}

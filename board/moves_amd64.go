@@ -14,16 +14,17 @@ import (
 // hasAVX2 is set once at start-up: the processor's answer, unless GODEBUG turns AVX2 off the
 // way the Go runtime reads it (cpu.avx2=off or cpu.all=off), which also gives a benchmark of
 // the Go fill in the same binary.
-var hasAVX2 = cpuHasAVX2() && !godebugOff(os.Getenv("GODEBUG"))
+var hasAVX2 = cpuHasAVX2() && !godebugOff(os.Getenv("GODEBUG"), "avx2")
 
-// godebugOff reports whether a GODEBUG setting turns AVX2 off.
-func godebugOff(godebug string) bool {
+// godebugOff reports whether a GODEBUG setting turns the processor feature off (cpu.FEATURE=off
+// or cpu.all=off, the last setting winning, as the Go runtime reads them).
+func godebugOff(godebug, feature string) bool {
 	off := false
 	for _, kv := range strings.Split(godebug, ",") {
 		switch strings.TrimSpace(kv) {
-		case "cpu.avx2=off", "cpu.all=off":
+		case "cpu." + feature + "=off", "cpu.all=off":
 			off = true
-		case "cpu.avx2=on":
+		case "cpu." + feature + "=on":
 			off = false
 		}
 	}

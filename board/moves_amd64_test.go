@@ -69,7 +69,7 @@ func TestGodebugOff(t *testing.T) {
 		{"cpu.avx2=off,cpu.avx2=on", false},
 		{"cpu.avx=off", false},
 	} {
-		if got := godebugOff(c.godebug); got != c.off {
+		if got := godebugOff(c.godebug, "avx2"); got != c.off {
 			t.Errorf("GODEBUG %q: off %v, want %v", c.godebug, got, c.off)
 		}
 	}
