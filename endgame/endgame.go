@@ -42,6 +42,7 @@ type SolverOptions struct {
 	sortStep         int   // the shallow search is one ply deeper every sortStep empties above sortDeep (0: never)
 	etcEmpties       int   // fewest empties for enhanced transposition cutoffs (0: default)
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
+	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
 }
 
 // DefaultSolverOptions returns the options with every technique on and a table of ttMiB MiB.
@@ -81,6 +82,7 @@ type Solver struct {
 	sortDeep         int
 	sortDepth        int
 	etcEmpties       int
+	sortMargin       int
 	wMob, wPot, wPar int32
 	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
 	// hintEmpties empties where the solver's own table has none (noMove: no hint).
@@ -90,7 +92,6 @@ type Solver struct {
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
 	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
 	evalNodes, nextEvalPoll uint64
-	sink                    uint64 // the table's touch loads (see endTT.touch)
 	stop                    *atomic.Bool
 	deadline                time.Time // zero: none; polled with stop
 	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its
@@ -119,7 +120,7 @@ const (
 	// defaultTableEmpties: with fewer empties a subtree is cheaper to search than the table
 	// probes and writes it would save (measured, see docs/endgame.md).
 	// From 9 rather than 10 since the children's buckets are loaded ahead of their probes
-	// (endTT.touch). With mobility order from 6 empties (midOrderEmpties), FFO #45-#46 466.0 M
+	// (endTT.prefetch). With mobility order from 6 empties (midOrderEmpties), FFO #45-#46 466.0 M
 	// nodes in 13.4 s of CPU against 523.3 M in 13.3 s from 10; from 8, 431.6 M in 14.3 s
 	// (one quiet run, 2026-11-25).
 	defaultTableEmpties = 9
@@ -134,6 +135,10 @@ const (
 	// probable band 1% less. From 10 with the table from 9: FFO #40-#44 0.6% fewer nodes, 2% more
 	// time (1b78794).
 	etcEmpties = 11
+	// sortMargin: the shallow-search sort tells apart the moves within 4 discs of the best so
+	// far; the others get fail-soft bounds (-1: full windows). FFO #45-#49 1.6% more nodes in
+	// 3.6-3.8% less time (docs/endgame.md).
+	sortMargin = 4 * eval.Scale
 )
 
 // NewSolver returns a solver with every technique on and a transposition table of ttMiB MiB.
@@ -151,6 +156,10 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	}
 	if s.sortDepth <= 0 {
 		s.sortDepth = sortDeepDepth
+	}
+	s.sortMargin = opt.sortMargin
+	if s.sortMargin == 0 {
+		s.sortMargin = sortMargin
 	}
 	s.etcEmpties = opt.etcEmpties
 	if s.etcEmpties <= 0 {

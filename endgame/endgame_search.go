@@ -203,9 +203,9 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 	list := &s.lists[empties]
 	s.genMoves(list, p, o, empties, parity, ttMove)
 	if empties > s.ttMin && s.opt.Table {
-		// The children's buckets are loaded first in a loop without branches on the loaded
-		// data, so that their cache misses overlap, instead of one at a time in the children.
-		s.sink += s.tt.touch(list, p, o)
+		// The children's buckets are prefetched first, so that their cache misses overlap,
+		// instead of coming one at a time in the children.
+		s.tt.prefetch(list, p, o)
 	}
 	if empties >= s.etcEmpties && s.opt.Table {
 		// Enhanced transposition cutoff: a child whose table bound already refutes the
@@ -473,6 +473,30 @@ func (s *Solver) sortByEval(l *moveList, p, o uint64, ttMove int) {
 	depth := s.sortDepth
 	if s.opt.sortStep > 0 {
 		depth += max(0, bits.OnesCount64(^(p|o))-s.sortDeep) / s.opt.sortStep
+	}
+	if s.sortMargin > 0 {
+		// Cheapest first by the fastest-first score, then each move's search only needs to
+		// tell whether it comes within the margin of the best so far: below that its fail-soft
+		// bound ranks it well enough. See docs/endgame.md for the measurement.
+		for i := 1; i < l.n; i++ {
+			for j := i; j > 0 && l.m[j].score > l.m[j-1].score; j-- {
+				l.m[j], l.m[j-1] = l.m[j-1], l.m[j]
+			}
+		}
+		best := -1 << 20
+		for i := 0; i < l.n; i++ {
+			m := &l.m[i]
+			if int(m.sq) == ttMove {
+				continue
+			}
+			lo := max(best-s.sortMargin, -1<<20)
+			u := b.Make(board.Square(m.sq))
+			v := -s.shallowEval(&b, -1<<20, -lo, depth-1)
+			b.Unmake(u)
+			best = max(best, v)
+			m.score = int32(v)*4 + m.score/8
+		}
+		return
 	}
 	for i := 0; i < l.n; i++ {
 		m := &l.m[i]

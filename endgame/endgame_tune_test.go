@@ -4,6 +4,7 @@ package endgame
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,6 +43,13 @@ func TestTune(t *testing.T) {
 		for _, n := range []int{40, 41, 42, 43, 44} {
 			set = append(set, ps2[n-40])
 		}
+	} else if os.Getenv("TUNESET") == "ffo45" {
+		for _, n := range []int{45, 46, 47, 48, 49} {
+			set = append(set, ps2[n-40])
+		}
+	} else if strings.HasPrefix(os.Getenv("TUNESET"), "ffo5") {
+		n, _ := strconv.Atoi(os.Getenv("TUNESET")[3:])
+		set = append(set, ps2[n-40])
 	} else if os.Getenv("TUNESET") == "features" {
 		// The positions of BenchmarkSolverFeatures.
 		for _, n := range []int{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31} {
@@ -56,12 +64,13 @@ func TestTune(t *testing.T) {
 		}
 	}
 	base := DefaultSolverOptions(64)
-	if os.Getenv("TUNESET") == "ffo40e" {
+	if os.Getenv("TUNESET") == "ffo40e" || strings.HasPrefix(os.Getenv("TUNESET"), "ffo4") || strings.HasPrefix(os.Getenv("TUNESET"), "ffo5") {
 		base = DefaultSolverOptions(256)
 		base.Eval = testEval(t)
 	}
 	variants := map[string]func(*SolverOptions){
 		"base":          func(o *SolverOptions) {},
+		"iter":          func(o *SolverOptions) {},
 		"tt10":          func(o *SolverOptions) { o.TableEmpties = 10 },
 		"tt12":          func(o *SolverOptions) { o.TableEmpties = 12 },
 		"tt13":          func(o *SolverOptions) { o.TableEmpties = 13 },
@@ -107,6 +116,11 @@ func TestTune(t *testing.T) {
 		"etc10":         func(o *SolverOptions) { o.etcEmpties = 10 },
 		"etc9":          func(o *SolverOptions) { o.etcEmpties = 9 },
 		"mo7":           func(o *SolverOptions) { o.midOrderEmpties = 7 },
+		"w0":            func(o *SolverOptions) { o.sortMargin = -1 },
+		"w1":            func(o *SolverOptions) { o.sortMargin = 256 },
+		"w2":            func(o *SolverOptions) { o.sortMargin = 512 },
+		"w4":            func(o *SolverOptions) { o.sortMargin = 1024 },
+		"w8":            func(o *SolverOptions) { o.sortMargin = 2048 },
 	}
 	for _, name := range strings.Split(os.Getenv("TUNE"), ",") {
 		opt := base
@@ -114,17 +128,33 @@ func TestTune(t *testing.T) {
 			variants[v](&opt)
 		}
 		s := NewSolverWith(opt)
-		var nodes uint64
+		if d, err := time.ParseDuration(os.Getenv("TUNEDEADLINE")); err == nil {
+			s.SetDeadline(time.Now().Add(d))
+		}
+		var nodes, exactNodes uint64
 		start := cpuTime()
 		for _, pr := range set {
 			s.ClearTable()
+			if it := os.Getenv("TUNEITER"); it != "" && strings.HasPrefix(name, "iter") {
+				for _, l := range strings.Split(it, ";") {
+					lv, _ := strconv.Atoi(l)
+					s.SetSelectivity(lv)
+					r := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+					nodes += r.Nodes
+				}
+				s.SetSelectivity(0)
+			}
 			res := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
-			if w, _ := pr.Best(); w != res.Score {
+			if w, _ := pr.Best(); w != res.Score && !res.Interrupted {
 				t.Fatal("wrong")
 			}
 			nodes += res.Nodes
+			exactNodes += res.Nodes
 		}
 		el := cpuTime() - start
+		if exactNodes > 0 {
+			t.Logf("exact passes %d nodes", exactNodes)
+		}
 		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
 	}
 }

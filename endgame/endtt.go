@@ -3,6 +3,7 @@ package endgame
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/othellogo/othello/internal/bigmem"
 )
@@ -97,16 +98,14 @@ func (t *endTT) probe(p, o uint64) (endEntry, bool) {
 	return endEntry{}, false
 }
 
-// touch loads the bucket of each child of (p, o) in l: one pass that starts all their cache
-// misses before the probes that branch on them. The caller keeps the sum, so that the loads
-// are not dropped.
-func (t *endTT) touch(l *moveList, p, o uint64) uint64 {
-	var sum uint64
+// prefetch starts loading the bucket of each child of (p, o) in l. The prefetch instruction
+// does not hold up the processor's retirement while the lines come, as plain loads did:
+// 3-3.5% less time (docs/endgame.md).
+func (t *endTT) prefetch(l *moveList, p, o uint64) {
 	for i := 0; i < l.n; i++ {
 		m := &l.m[i]
-		sum += atomic.LoadUint64(&t.buckets[endHash(o^m.flips, p|m.flips|1<<uint(m.sq&63))&t.mask][0].data)
+		bigmem.Prefetch(uintptr(unsafe.Pointer(&t.buckets[endHash(o^m.flips, p|m.flips|1<<uint(m.sq&63))&t.mask])))
 	}
-	return sum
 }
 
 // store records that the search of (p, o) with the window (alpha, beta) returned score with

@@ -173,7 +173,7 @@ func (s *Solver) newTeam(n int) {
 // copyOptions gives s the options and the table of m.
 func (s *Solver) copyOptions(m *Solver) {
 	s.opt, s.tt, s.ttMin, s.midOrder, s.aspStep = m.opt, m.tt, m.ttMin, m.midOrder, m.aspStep
-	s.sortDeep, s.sortDepth, s.etcEmpties = m.sortDeep, m.sortDepth, m.etcEmpties
+	s.sortDeep, s.sortDepth, s.etcEmpties, s.sortMargin = m.sortDeep, m.sortDepth, m.etcEmpties, m.sortMargin
 	s.wMob, s.wPot, s.wPar = m.wMob, m.wPot, m.wPar
 	s.splitEmpties = m.splitEmpties
 }
