@@ -526,20 +526,36 @@ func (s *Solver) shallowEval(b *board.Board, alpha, beta, depth int) int {
 		b.Unmake(u)
 		return v
 	}
+	// Corners first and the squares next to them last: the alpha-beta cuts sooner than in
+	// square order (FFO #45-#49 11% fewer evaluation nodes, #56 8%; docs/endgame.md).
 	best := -1 << 30
-	for ; moves != 0; moves &= moves - 1 {
-		u := b.Make(board.Square(bits.TrailingZeros64(moves)))
-		v := -s.shallowEval(b, -beta, -alpha, depth-1)
-		b.Unmake(u)
-		if v > best {
-			best = v
-			if v > alpha {
-				alpha = v
-				if v >= beta {
-					break
+	for k := 0; k < 3; k++ {
+		var ms uint64
+		switch k {
+		case 0:
+			ms = moves & corners
+		case 1:
+			ms = moves &^ (corners | xSquares)
+		default:
+			ms = moves & xSquares
+		}
+		for ; ms != 0; ms &= ms - 1 {
+			u := b.Make(board.Square(bits.TrailingZeros64(ms)))
+			v := -s.shallowEval(b, -beta, -alpha, depth-1)
+			b.Unmake(u)
+			if v > best {
+				best = v
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						return best
+					}
 				}
 			}
 		}
 	}
 	return best
 }
+
+// xSquares are the squares diagonally next to the corners.
+const xSquares = 0x0042000000004200

@@ -116,6 +116,10 @@ func TestTune(t *testing.T) {
 		"etc10":         func(o *SolverOptions) { o.etcEmpties = 10 },
 		"etc9":          func(o *SolverOptions) { o.etcEmpties = 9 },
 		"mo7":           func(o *SolverOptions) { o.midOrderEmpties = 7 },
+		"sd14":          func(o *SolverOptions) { o.sortDeep = 14 },
+		"sd15":          func(o *SolverOptions) { o.sortDeep = 15 },
+		"sd17":          func(o *SolverOptions) { o.sortDeep = 17 },
+		"sd18":          func(o *SolverOptions) { o.sortDeep = 18 },
 		"w0":            func(o *SolverOptions) { o.sortMargin = -1 },
 		"w1":            func(o *SolverOptions) { o.sortMargin = 256 },
 		"w2":            func(o *SolverOptions) { o.sortMargin = 512 },
@@ -155,7 +159,7 @@ func TestTune(t *testing.T) {
 		if exactNodes > 0 {
 			t.Logf("exact passes %d nodes", exactNodes)
 		}
-		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
+		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s %d eval nodes", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6, s.evalNodes)
 	}
 }
 
