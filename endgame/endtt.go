@@ -49,8 +49,12 @@ func unpack(d uint64) endEntry {
 	return endEntry{lower: int8(d), upper: int8(d >> 8), move: uint8(d >> 16), empties: uint8(d >> 24), gen: uint8(d >> 32), sel: uint8(d >> 40)}
 }
 
-// endBucket is two slots, 48 bytes.
-type endBucket [2]endSlot
+// endBucket is two slots padded to 64 bytes, one cache line: unpadded, half the buckets
+// straddled two lines, so that a probe could miss twice (docs/endgame.md).
+type endBucket struct {
+	s [2]endSlot
+	_ [16]byte
+}
 
 // NoMove marks the absence of a move in the table and in a move hint (SetMoveHint).
 const NoMove = 64
@@ -59,7 +63,7 @@ const noMove = NoMove
 
 // newEndTT returns a table of about mib MiB (a power of two number of buckets, at least one).
 func newEndTT(mib int) *endTT {
-	n := uint64(mib) << 20 / 48
+	n := uint64(mib) << 20 / uint64(unsafe.Sizeof(endBucket{}))
 	if n < 1 {
 		n = 1
 	}
@@ -89,10 +93,10 @@ func (s *endSlot) write(p, o uint64, e endEntry) {
 // probe returns the entry of (p, o) and whether there is one.
 func (t *endTT) probe(p, o uint64) (endEntry, bool) {
 	b := &t.buckets[endHash(p, o)&t.mask]
-	if d, ok := b[0].read(p, o); ok {
+	if d, ok := b.s[0].read(p, o); ok {
 		return unpack(d), true
 	}
-	if d, ok := b[1].read(p, o); ok {
+	if d, ok := b.s[1].read(p, o); ok {
 		return unpack(d), true
 	}
 	return endEntry{}, false
@@ -115,13 +119,13 @@ func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move, level int)
 	b := &t.buckets[endHash(p, o)&t.mask]
 	var slot *endSlot
 	var e endEntry
-	if d, ok := b[0].read(p, o); ok {
-		slot, e = &b[0], unpack(d)
-	} else if d, ok := b[1].read(p, o); ok {
-		slot, e = &b[1], unpack(d)
+	if d, ok := b.s[0].read(p, o); ok {
+		slot, e = &b.s[0], unpack(d)
+	} else if d, ok := b.s[1].read(p, o); ok {
+		slot, e = &b.s[1], unpack(d)
 	} else {
 		// Replace the cheaper entry, entries of earlier solves before this one's.
-		e0, e1 := unpack(atomic.LoadUint64(&b[0].data)), unpack(atomic.LoadUint64(&b[1].data))
+		e0, e1 := unpack(atomic.LoadUint64(&b.s[0].data)), unpack(atomic.LoadUint64(&b.s[1].data))
 		c0, c1 := int(e0.empties), int(e1.empties)
 		if e0.gen == t.gen {
 			c0 += 64
@@ -129,9 +133,9 @@ func (t *endTT) store(p, o uint64, empties, alpha, beta, score, move, level int)
 		if e1.gen == t.gen {
 			c1 += 64
 		}
-		slot = &b[0]
+		slot = &b.s[0]
 		if c1 < c0 {
-			slot = &b[1]
+			slot = &b.s[1]
 		}
 		e = endEntry{lower: -64, upper: 64, move: noMove, sel: uint8(level)}
 	}
