@@ -23,11 +23,17 @@ func cpuTime() time.Duration {
 // positions of BenchmarkSolverFeatures (nodes and process CPU time, which is steadier than the
 // wall clock on a loaded machine). It runs only when asked:
 //
-//	TUNE=base,tt12,etc14 go test -run Tune -v ./search
-//	TUNESET=features TUNE=base,no-table,no-stability,no-parity,no-last4,no-aspiration go test -run Tune -v ./search
+//	TUNE=base,tt12,etc14 go test -run Tune -v ./endgame
+//	TUNESET=features TUNE=base,no-table,no-stability,no-parity,no-last4,no-aspiration go test -run Tune -v ./endgame
 //
 // TUNESET=ffo40e solves FFO #40-#44 with the pattern evaluation's ordering (as `othello solve`
-// does); a name may join variants with '+' (TUNE=tt8+mo6).
+// does), ffo45 #45-#49, ffo40x #40-#49 and ffo5N the single position #5N, the same way; a name
+// may join variants with '+' (TUNE=tt8+mo6). Other settings: TUNEHASH (table MiB),
+// TUNEDEADLINE (a duration: stop each solve then, for profiles of long positions), and
+// TUNEITER (levels such as "5;3": variant names starting with "iter" first run probable solves
+// at those levels, as Edax does before its exact solve). Two variants can be compared side by
+// side, one per core, by running two test processes at once: their CPU times then share the
+// machine's state.
 func TestTune(t *testing.T) {
 	if os.Getenv("TUNE") == "" {
 		t.Skip()
@@ -41,6 +47,10 @@ func TestTune(t *testing.T) {
 		}
 	} else if os.Getenv("TUNESET") == "ffo40e" {
 		for _, n := range []int{40, 41, 42, 43, 44} {
+			set = append(set, ps2[n-40])
+		}
+	} else if os.Getenv("TUNESET") == "ffo40x" {
+		for n := 40; n <= 49; n++ {
 			set = append(set, ps2[n-40])
 		}
 	} else if os.Getenv("TUNESET") == "ffo45" {
@@ -65,7 +75,11 @@ func TestTune(t *testing.T) {
 	}
 	base := DefaultSolverOptions(64)
 	if os.Getenv("TUNESET") == "ffo40e" || strings.HasPrefix(os.Getenv("TUNESET"), "ffo4") || strings.HasPrefix(os.Getenv("TUNESET"), "ffo5") {
-		base = DefaultSolverOptions(256)
+		mib := 256
+		if h, err := strconv.Atoi(os.Getenv("TUNEHASH")); err == nil {
+			mib = h
+		}
+		base = DefaultSolverOptions(mib)
 		base.Eval = testEval(t)
 	}
 	variants := map[string]func(*SolverOptions){
@@ -85,6 +99,7 @@ func TestTune(t *testing.T) {
 		"s12d2":         func(o *SolverOptions) { o.sortDeep, o.sortDepth = 12, 2 },
 		"etc14":         func(o *SolverOptions) { o.etcEmpties = 14 },
 		"etc16":         func(o *SolverOptions) { o.etcEmpties = 16 },
+		"etc13":         func(o *SolverOptions) { o.etcEmpties = 13 },
 		"etc12":         func(o *SolverOptions) { o.etcEmpties = 12 },
 		"pot16":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
 		"pot0":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
@@ -156,10 +171,10 @@ func TestTune(t *testing.T) {
 			exactNodes += res.Nodes
 		}
 		el := cpuTime() - start
-		if exactNodes > 0 {
+		if exactNodes != nodes {
 			t.Logf("exact passes %d nodes", exactNodes)
 		}
-		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s %d eval nodes", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6, s.evalNodes)
+		t.Logf("%-8s %12d nodes %7.2f cpu s %6.1f Mn/s %d ordering nodes", name, nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6, s.evalNodes)
 	}
 }
 
