@@ -43,6 +43,7 @@ type SolverOptions struct {
 	etcEmpties       int   // fewest empties for enhanced transposition cutoffs (0: default)
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
 	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
+	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default, -1: never)
 }
 
 // DefaultSolverOptions returns the options with every technique on and a table of ttMiB MiB.
@@ -83,6 +84,7 @@ type Solver struct {
 	sortDepth        int
 	etcEmpties       int
 	sortMargin       int
+	sortDeeper       int
 	wMob, wPot, wPar int32
 	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
 	// hintEmpties empties where the solver's own table has none (noMove: no hint).
@@ -139,6 +141,8 @@ const (
 	// far; the others get fail-soft bounds (-1: full windows). FFO #56 2% more nodes in 12%
 	// less time than full windows (docs/endgame.md).
 	sortMargin = 2 * eval.Scale
+	// sortDeeperEmpties: from here on the sort searches 2 plies deeper.
+	sortDeeperEmpties = 99
 )
 
 // NewSolver returns a solver with every technique on and a transposition table of ttMiB MiB.
@@ -156,6 +160,12 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	}
 	if s.sortDepth <= 0 {
 		s.sortDepth = sortDeepDepth
+	}
+	s.sortDeeper = opt.sortDeeper
+	if s.sortDeeper == 0 {
+		s.sortDeeper = sortDeeperEmpties
+	} else if s.sortDeeper < 0 {
+		s.sortDeeper = 99
 	}
 	s.sortMargin = opt.sortMargin
 	if s.sortMargin == 0 {

@@ -471,6 +471,9 @@ func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 func (s *Solver) sortByEval(l *moveList, p, o uint64, ttMove int) {
 	b := board.FromColors(p, o, true)
 	depth := s.sortDepth
+	if bits.OnesCount64(^(p|o)) >= s.sortDeeper {
+		depth += 2
+	}
 	if s.opt.sortStep > 0 {
 		depth += max(0, bits.OnesCount64(^(p|o))-s.sortDeep) / s.opt.sortStep
 	}

@@ -176,6 +176,7 @@ func (s *Solver) copyOptions(m *Solver) {
 	s.sortDeep, s.sortDepth, s.etcEmpties, s.sortMargin = m.sortDeep, m.sortDepth, m.etcEmpties, m.sortMargin
 	s.wMob, s.wPot, s.wPar = m.wMob, m.wPot, m.wPar
 	s.splitEmpties = m.splitEmpties
+	s.sortDeeper = m.sortDeeper
 }
 
 // Threads is the number of threads the solver searches with.
