@@ -43,7 +43,7 @@ type SolverOptions struct {
 	etcEmpties       int   // fewest empties for enhanced transposition cutoffs (0: default)
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
 	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
-	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default, -1: never)
+	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default)
 }
 
 // DefaultSolverOptions returns the options with every technique on and a table of ttMiB MiB.
@@ -141,7 +141,9 @@ const (
 	// far; the others get fail-soft bounds (-1: full windows). FFO #56 2% more nodes in 12%
 	// less time than full windows (docs/endgame.md).
 	sortMargin = 2 * eval.Scale
-	// sortDeeperEmpties: from here on the sort searches 2 plies deeper.
+	// sortDeeperEmpties: from here on the sort searches 2 plies deeper; off (99), as from 24 it
+	// saved 3.5% on FFO #56 but cost 3.7% on #45-#49 and was not measured on all of #53-#59
+	// (docs/endgame.md).
 	sortDeeperEmpties = 99
 )
 
@@ -162,10 +164,8 @@ func NewSolverWith(opt SolverOptions) *Solver {
 		s.sortDepth = sortDeepDepth
 	}
 	s.sortDeeper = opt.sortDeeper
-	if s.sortDeeper == 0 {
+	if s.sortDeeper <= 0 {
 		s.sortDeeper = sortDeeperEmpties
-	} else if s.sortDeeper < 0 {
-		s.sortDeeper = 99
 	}
 	s.sortMargin = opt.sortMargin
 	if s.sortMargin == 0 {

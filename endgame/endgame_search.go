@@ -470,45 +470,36 @@ func (s *Solver) shallow(p, o uint64, alpha, beta, depth int) int {
 // indices is built once for the node, and the shallow search makes and unmakes moves on it.
 func (s *Solver) sortByEval(l *moveList, p, o uint64, ttMove int) {
 	b := board.FromColors(p, o, true)
+	empties := bits.OnesCount64(^(p | o))
 	depth := s.sortDepth
-	if bits.OnesCount64(^(p|o)) >= s.sortDeeper {
+	if empties >= s.sortDeeper {
 		depth += 2
 	}
 	if s.opt.sortStep > 0 {
-		depth += max(0, bits.OnesCount64(^(p|o))-s.sortDeep) / s.opt.sortStep
+		depth += max(0, empties-s.sortDeep) / s.opt.sortStep
 	}
-	if s.sortMargin > 0 {
-		// Cheapest first by the fastest-first score, then each move's search only needs to
-		// tell whether it comes within the margin of the best so far: below that its fail-soft
-		// bound ranks it well enough. See docs/endgame.md for the measurement.
-		for i := 1; i < l.n; i++ {
-			for j := i; j > 0 && l.m[j].score > l.m[j-1].score; j-- {
-				l.m[j], l.m[j-1] = l.m[j-1], l.m[j]
-			}
+	// Cheapest first by the fastest-first score, then each move's search only needs to tell
+	// whether it comes within the margin of the best so far: below that its fail-soft bound
+	// ranks it well enough (a negative margin: full windows). See docs/endgame.md.
+	for i := 1; i < l.n; i++ {
+		for j := i; j > 0 && l.m[j].score > l.m[j-1].score; j-- {
+			l.m[j], l.m[j-1] = l.m[j-1], l.m[j]
 		}
-		best := -1 << 20
-		for i := 0; i < l.n; i++ {
-			m := &l.m[i]
-			if int(m.sq) == ttMove {
-				continue
-			}
-			lo := max(best-s.sortMargin, -1<<20)
-			u := b.Make(board.Square(m.sq))
-			v := -s.shallowEval(&b, -1<<20, -lo, depth-1)
-			b.Unmake(u)
-			best = max(best, v)
-			m.score = int32(v)*4 + m.score/8
-		}
-		return
 	}
+	best := -1 << 20
 	for i := 0; i < l.n; i++ {
 		m := &l.m[i]
 		if int(m.sq) == ttMove {
 			continue
 		}
+		lo := -1 << 20
+		if s.sortMargin > 0 {
+			lo = max(best-s.sortMargin, lo)
+		}
 		u := b.Make(board.Square(m.sq))
-		v := -s.shallowEval(&b, -1<<20, 1<<20, depth-1)
+		v := -s.shallowEval(&b, -1<<20, -lo, depth-1)
 		b.Unmake(u)
+		best = max(best, v)
 		m.score = int32(v)*4 + m.score/8
 	}
 }
@@ -532,16 +523,7 @@ func (s *Solver) shallowEval(b *board.Board, alpha, beta, depth int) int {
 	// Corners first and the squares next to them last: the alpha-beta cuts sooner than in
 	// square order (FFO #45-#49 11% fewer evaluation nodes, #56 8%; docs/endgame.md).
 	best := -1 << 30
-	for k := 0; k < 3; k++ {
-		var ms uint64
-		switch k {
-		case 0:
-			ms = moves & corners
-		case 1:
-			ms = moves &^ (corners | xSquares)
-		default:
-			ms = moves & xSquares
-		}
+	for _, ms := range [3]uint64{moves & corners, moves &^ (corners | xSquares), moves & xSquares} {
 		for ; ms != 0; ms &= ms - 1 {
 			u := b.Make(board.Square(bits.TrailingZeros64(ms)))
 			v := -s.shallowEval(b, -beta, -alpha, depth-1)

@@ -173,6 +173,15 @@ func TestEndEntrySize(t *testing.T) {
 	if s := unsafe.Sizeof(endSlot{}); s != 24 {
 		t.Fatalf("endSlot is %d bytes, want 24", s)
 	}
+	// A bucket is one cache line; the table's buckets start on a line as Go aligns large
+	// allocations to pages.
+	if s := unsafe.Sizeof(endBucket{}); s != 64 {
+		t.Fatalf("endBucket is %d bytes, want 64", s)
+	}
+	tt := newEndTT(1)
+	if a := uintptr(unsafe.Pointer(&tt.buckets[0])); a%64 != 0 {
+		t.Fatalf("table starts at %#x, not on a cache line", a)
+	}
 }
 
 // TestLastFlips checks the table flip count of a last move against board.Flips.

@@ -138,7 +138,6 @@ func TestTune(t *testing.T) {
 		"ds20":          func(o *SolverOptions) { o.sortDeeper = 20 },
 		"ds22":          func(o *SolverOptions) { o.sortDeeper = 22 },
 		"ds24":          func(o *SolverOptions) { o.sortDeeper = 24 },
-		"ds0":           func(o *SolverOptions) { o.sortDeeper = -1 },
 		"w0":            func(o *SolverOptions) { o.sortMargin = -1 },
 		"w1":            func(o *SolverOptions) { o.sortMargin = 256 },
 		"w2":            func(o *SolverOptions) { o.sortMargin = 512 },
