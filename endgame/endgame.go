@@ -1,6 +1,7 @@
 package endgame
 
 import (
+	"math"
 	"math/bits"
 	"sync/atomic"
 	"time"
@@ -87,8 +88,11 @@ type Solver struct {
 	sortDeeper       int
 	wMob, wPot, wPar int32
 	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
-	// hintEmpties empties where the solver's own table has none (noMove: no hint).
-	hint     func(p, o uint64) int
+	// HintEmpties empties where the solver's own table has none (noMove: no hint).
+	hint func(p, o uint64) int
+	// guess is the score the root's aspiration starts at (SolveNear), noGuess for Solve's
+	// win/loss/draw window.
+	guess    int
 	nodes    uint64
 	nextPoll uint64
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
@@ -206,15 +210,15 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	return s
 }
 
-// hintEmpties is the fewest empties at which the solver asks its move hint. An engine's hint is
+// HintEmpties is the fewest empties at which the solver asks its move hint. An engine's hint is
 // the best move its midgame iterations stored for the position; from fewer empties those
 // entries come from shallow searches and order worse than the solver's own sort. On 100
 // positions at 22-23 empties of level-12 games, each searched by a fresh engine at depth 12
 // with its probable win/loss/draw band: hints from 20 empties 274 M nodes, from 18 289 M,
 // from 14 292 M, none 312 M; the same moves and results in all 100.
-const hintEmpties = 20
+const HintEmpties = 20
 
-// SetMoveHint installs a move hint for the nodes of at least hintEmpties empties that the
+// SetMoveHint installs a move hint for the nodes of at least HintEmpties empties that the
 // solver's table knows nothing of: hint returns a square to search first, or noMove (64) or
 // any square that is not a legal move for none. The hint only orders moves; the scores do not
 // depend on it (nil removes it).
@@ -250,6 +254,17 @@ func (s *Solver) ClearTable() {
 // window (alpha, beta), fail-soft: see SolveResult. Solve(p, o, -64, 64) is a full solve,
 // Solve(p, o, -1, 1) a win/loss/draw proof.
 func (s *Solver) Solve(p, o uint64, alpha, beta int) SolveResult {
+	return s.SolveNear(p, o, alpha, beta, noGuess)
+}
+
+// noGuess: no expected score, the aspiration starts with the win/loss/draw window.
+const noGuess = math.MinInt
+
+// SolveNear is Solve whose root aspiration starts with a window of two around guess, an
+// expected score (a midgame search's, say), instead of the win/loss/draw window: when the
+// guess is right, the first window proves the score. The result does not depend on it.
+func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
+	s.guess = guess
 	s.team.pool.Start()
 	defer s.team.pool.Stop()
 	s.team.halt.Store(false)
@@ -293,6 +308,9 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 		if board.LegalMoves(o, p) == 0 {
 			return finalScore(p, o), noMove
 		}
+		if s.guess != noGuess {
+			s.guess = -s.guess // the guess is the side to move's
+		}
 		v, _ := s.root(o, p, -beta, -alpha)
 		return -v, noMove
 	}
@@ -302,8 +320,13 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 	// Aspiration: a narrow window around a guess, widened on the failing side until the score
 	// lies inside. Final scores are even except in rare odd-disc endings, hence the steps.
 	// The first window is the win/loss/draw one, (-1, 1), when the caller's window allows:
-	// cheap to prove, and its fail-soft bound is a good first guess of the score.
-	guess := min(max(0, alpha+1), beta-1)
+	// cheap to prove, and its fail-soft bound is a good first guess of the score; or, with
+	// SolveNear, the one around the caller's guess.
+	guess := 0
+	if s.guess != noGuess {
+		guess = max(-64, min(64, s.guess))
+	}
+	guess = min(max(guess, alpha+1), beta-1)
 	lo, hi := max(alpha, guess-1), min(beta, guess+1)
 	failedLow, failedHigh := false, false
 	for {
@@ -342,7 +365,7 @@ func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	if e, ok := s.ttEntry(p, o, empties); ok && e.move != noMove {
 		ttMove = int(e.move)
 	}
-	if ttMove == noMove && s.hint != nil && empties >= hintEmpties {
+	if ttMove == noMove && s.hint != nil && empties >= HintEmpties {
 		ttMove = s.hint(p, o)
 	}
 	if empties >= s.sortDeep {

@@ -192,7 +192,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 			}
 		}
 	}
-	if ttMove == noMove && s.hint != nil && empties >= hintEmpties {
+	if ttMove == noMove && s.hint != nil && empties >= HintEmpties {
 		ttMove = s.hint(p, o)
 	}
 	if s.level > 0 && empties >= endMPCMin && s.opt.Eval != nil {

@@ -35,12 +35,12 @@ func TestSolverMoveHint(t *testing.T) {
 	})
 	var ps []Problem
 	for _, pr := range ffoProblems(t, "20-39") {
-		if pr.Board.NumEmpties() == hintEmpties {
+		if pr.Board.NumEmpties() == HintEmpties {
 			ps = append(ps, pr)
 		}
 	}
 	if len(ps) < 2 {
-		t.Fatalf("%d FFO positions with hintEmpties empties, want 2 or more", len(ps))
+		t.Fatalf("%d FFO positions with HintEmpties empties, want 2 or more", len(ps))
 	}
 	if testing.Short() {
 		ps = ps[:2]

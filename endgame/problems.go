@@ -26,13 +26,34 @@ type ProblemOptions struct {
 	// time since its solve began.
 	Progress         func(index int, nodes uint64, elapsed time.Duration)
 	ProgressInterval time.Duration
+	// NewPresearcher, when not nil, makes each job's Presearcher, which searches every
+	// position before its exact or win/loss/draw solve (not before a probable one).
+	NewPresearcher func() Presearcher
+}
+
+// A Presearcher searches a position before its solve, to order the solver's top plies and
+// to centre its first aspiration window. A midgame search lives above this package, hence the
+// interface.
+type Presearcher interface {
+	Presearch(b board.Board) PresearchResult
+}
+
+// PresearchResult is what a Presearcher found.
+type PresearchResult struct {
+	Hint     func(p, o uint64) int // a move hint for the solver (Solver.SetMoveHint); nil: none
+	Guess    int                   // the expected score, with HasGuess (Solver.SolveNear)
+	HasGuess bool
+	Nodes    uint64 // the nodes it searched
 }
 
 // ProblemResult is one solved problem.
 type ProblemResult struct {
 	Index int // the problem's index in the slice given to RunProblems
 	SolveResult
-	Elapsed time.Duration
+	// PresearchNodes are the nodes of the presearch (ProblemOptions.NewPresearcher), counted
+	// in Nodes too.
+	PresearchNodes uint64
+	Elapsed        time.Duration
 	// CPU is the CPU time of the whole process meanwhile (zero where it is not measured): with
 	// one position at a time and one thread, steadier than Elapsed on a loaded machine.
 	CPU   time.Duration
@@ -46,10 +67,11 @@ type ProblemResult struct {
 
 // ProblemTotals sum the results of RunProblems.
 type ProblemTotals struct {
-	Positions int
-	Nodes     uint64
-	Time, CPU time.Duration // sums of the results' Elapsed and CPU
-	Wrong     int           // results with Wrong set
+	Positions      int
+	Nodes          uint64 // presearches included
+	PresearchNodes uint64
+	Time, CPU      time.Duration // sums of the results' Elapsed and CPU
+	Wrong          int           // results with Wrong set
 	// Parallel sums the thread pools' counts (zero with one thread per position).
 	Parallel ybwc.Stats
 }
@@ -78,8 +100,12 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 			defer wg.Done()
 			s := NewSolverWith(opt.Solver)
 			s.SetSelectivity(opt.Selectivity)
+			var pre Presearcher
+			if opt.NewPresearcher != nil && opt.Selectivity == 0 {
+				pre = opt.NewPresearcher()
+			}
 			for i := range queue {
-				results[i] <- solveProblem(s, &problems[selected[i]], selected[i], alpha, beta, opt)
+				results[i] <- solveProblem(s, pre, &problems[selected[i]], selected[i], alpha, beta, opt)
 			}
 			st := s.ParallelStats()
 			statsMu.Lock()
@@ -105,6 +131,7 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 	for i := range selected {
 		r := <-results[i]
 		tot.Nodes += r.Nodes
+		tot.PresearchNodes += r.PresearchNodes
 		tot.Time += r.Elapsed
 		tot.CPU += r.CPU
 		if r.Wrong {
@@ -120,8 +147,9 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 	return tot, err
 }
 
-// solveProblem solves one problem with s and checks the result against its known scores.
-func solveProblem(s *Solver, pr *Problem, index, alpha, beta int, opt ProblemOptions) ProblemResult {
+// solveProblem solves one problem with s, after the presearch of pre when not nil, and checks
+// the result against its known scores.
+func solveProblem(s *Solver, pre Presearcher, pr *Problem, index, alpha, beta int, opt ProblemOptions) ProblemResult {
 	done, reported := make(chan struct{}), make(chan struct{})
 	if opt.Progress != nil && opt.ProgressInterval > 0 {
 		go reportProgress(s, index, opt, done, reported)
@@ -129,7 +157,18 @@ func solveProblem(s *Solver, pr *Problem, index, alpha, beta int, opt ProblemOpt
 		close(reported)
 	}
 	start, cpu := time.Now(), cputime.Process()
-	r := ProblemResult{Index: index, SolveResult: s.Solve(pr.Board.P, pr.Board.O, alpha, beta)}
+	var ps PresearchResult
+	guess := noGuess
+	if pre != nil {
+		ps = pre.Presearch(pr.Board)
+		s.SetMoveHint(ps.Hint)
+		defer s.SetMoveHint(nil)
+		if ps.HasGuess {
+			guess = ps.Guess
+		}
+	}
+	r := ProblemResult{Index: index, SolveResult: s.SolveNear(pr.Board.P, pr.Board.O, alpha, beta, guess), PresearchNodes: ps.Nodes}
+	r.Nodes += ps.Nodes
 	if opt.AllMoves {
 		var nodes uint64
 		r.Moves, nodes = s.SolveAllMoves(pr.Board)

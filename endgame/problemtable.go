@@ -85,6 +85,9 @@ func (t ProblemTable) Row(pr *Problem, r ProblemResult) {
 func (t ProblemTable) Totals(tot ProblemTotals) {
 	fmt.Fprintf(t.W, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
 		tot.Positions, tot.Nodes, tot.Time.Seconds(), float64(tot.Nodes)/tot.Time.Seconds()/1e6, tot.CPU.Seconds(), tot.Wrong)
+	if tot.PresearchNodes > 0 {
+		fmt.Fprintf(t.W, "presearch: %d of those nodes, in the midgame searches before the solves\n", tot.PresearchNodes)
+	}
 	if p := tot.Parallel; p.Splits > 0 {
 		fmt.Fprintf(t.W, "parallel: %d split points, %d joins, helper threads idle %.1f%% of their time\n", p.Splits, p.Joins, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
 	}
@@ -118,8 +121,10 @@ type SolveFile struct {
 	Run      ProblemOptions
 	AllMoves string // with Run.AllMoves: the file the problems are written to with every move's score
 	EvalName string // the evaluation ordering the moves, named in the header
-	Out      io.Writer
-	Progress io.Writer // the progress lines (Run.ProgressInterval)
+	// Presearch describes Run.NewPresearcher in the header ("": none).
+	Presearch string
+	Out       io.Writer
+	Progress  io.Writer // the progress lines (Run.ProgressInterval)
 }
 
 // Solve reads the problems, solves those selected (RunProblems) and prints the table
@@ -157,8 +162,12 @@ func (s SolveFile) Solve() (ProblemTotals, error) {
 	if s.Run.Selectivity > 0 {
 		mode = fmt.Sprintf("probable (%d%% cuts) %s", SelectivityPercent(s.Run.Selectivity), mode)
 	}
-	fmt.Fprintf(s.Out, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering\n",
-		s.Path, len(selected), mode, s.Run.Solver.Threads, s.Run.Jobs, s.Run.Solver.TableMiB, s.EvalName)
+	pre := ""
+	if s.Presearch != "" && s.Run.NewPresearcher != nil && s.Run.Selectivity == 0 {
+		pre = ", " + s.Presearch
+	}
+	fmt.Fprintf(s.Out, "%s: %d positions, %s, %d thread(s) per position, %d at once, table %d MiB per solver, %s ordering%s\n",
+		s.Path, len(selected), mode, s.Run.Solver.Threads, s.Run.Jobs, s.Run.Solver.TableMiB, s.EvalName, pre)
 	table := ProblemTable{W: s.Out, First: s.First, WLD: s.Run.WLD}
 	table.Header()
 	if s.Progress != nil {

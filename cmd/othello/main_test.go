@@ -231,6 +231,8 @@ func TestRuns(t *testing.T) {
 		cl(1, "2 games ended by an engine error", "match", "-random", "1", "-no-progress", "-a", "depth=1", "-b-nboard", dies),
 		cl(0, "0 wrong", "solve", "p.obf", "--hash", "8", "--cpuprofile", "solve.prof", "--all-moves", "all.obf"),
 		cl(0, " win ", "solve", "p.obf", "--wld", "--hash", "8"),
+		cl(0, "pattern ordering, midgame presearch to 6 empties", "solve", "p.obf", "--hash", "8"),
+		cl(0, "pattern ordering\n", "solve", "p.obf", "--hash", "8", "--no-presearch"),
 		cl(0, `probable \(73% cuts\) exact`, "solve", "p.obf", "--sel", "5", "--hash", "8"),
 		cl(0, `2 thread\(s\) per position, 2 at once`, "solve", "two.obf", "--threads", "2", "--jobs", "2", "--hash", "8", "--only", "2"),
 		cl(3, "WRONG", "solve", "wrong.obf", "--hash", "8"),

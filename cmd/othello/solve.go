@@ -10,6 +10,10 @@ import (
 	"github.com/othellogo/othello/search"
 )
 
+// presearchMiB is the table of each job's presearch (search.NewPresearch), and
+// presearchSolverMiB that of the solver inside it (search.Config.SolverMiB's default).
+const presearchMiB, presearchSolverMiB = 64, 16
+
 func cmdSolve(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "solve")
 	var run endgame.ProblemOptions
@@ -27,6 +31,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	noLast4 := fs.Bool("no-last4", false, "measurement: the generic search down to the last empty square")
 	fs.IntVar(&run.Selectivity, "sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
+	noPre := fs.Bool("no-presearch", false, "measurement: no midgame search before each solve to order its top plies")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the solves to this file (go tool pprof)")
 	allMoves := fs.String("all-moves", "", "also solve every legal move of each position exactly, check them against the file's move scores, and write the positions with all their move scores (best first, Edax's .obf form) to this file")
 	var d cluster.DsolveOptions
@@ -62,6 +67,14 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	run.Solver.Table = run.Solver.Table && !*noTable
 	run.Solver.Stability, run.Solver.Parity, run.Solver.Last4, run.Solver.Aspiration = !*noStab, !*noParity, !*noLast4, !*noAsp
 	run.AllMoves = *allMoves != ""
+	presearch := ""
+	if ev.ev != nil && !*noPre {
+		// The presearch orders the solver's top plies by the pattern evaluation's midgame
+		// search; with the mobility fallback it would cost more than it saves.
+		threads := run.Solver.Threads
+		run.NewPresearcher = func() endgame.Presearcher { return search.NewPresearch(ev.ev, threads, presearchMiB) }
+		presearch = fmt.Sprintf("midgame presearch to %d empties at %d%%", search.PresearchMargin, endgame.SelectivityPercent(search.PresearchLevel))
+	}
 	if err := run.Check(); err != nil {
 		return exitError{2, err}
 	}
@@ -70,7 +83,11 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if run.Jobs > 1 {
 		flag += fmt.Sprintf(" with -jobs %d", run.Jobs)
 	}
-	if err := checkTableMemory(flag, run.TableBytes()); err != nil {
+	need := run.TableBytes()
+	if run.NewPresearcher != nil {
+		need += uint64(presearchMiB+presearchSolverMiB) << 20 * uint64(max(run.Jobs, 1))
+	}
+	if err := checkTableMemory(flag, need); err != nil {
 		return err
 	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
@@ -78,7 +95,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	tot, err := endgame.SolveFile{Path: files[0], First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Out: env.stdout, Progress: env.stderr, Run: run}.Solve()
+	tot, err := endgame.SolveFile{Path: files[0], First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Presearch: presearch, Out: env.stdout, Progress: env.stderr, Run: run}.Solve()
 	if err != nil {
 		return usageIf(err)
 	}

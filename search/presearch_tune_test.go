@@ -1,0 +1,75 @@
+package search
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/othellogo/othello/endgame"
+	"github.com/othellogo/othello/eval"
+)
+
+// TestPresearchTune measures presearch settings on FFO positions: for each margin of
+// PRETUNE (plies short of the end), a fresh presearch and solver per position, the solver's
+// nodes, the presearch's nodes and the time of both. It runs only when asked:
+//
+//	PRETUNE=6,4 PRELEVEL=3 PREFFO=40-49 go test -run PresearchTune -v ./search
+//
+// PREGUESS=off solves without the presearch's guess (its hint only).
+func TestPresearchTune(t *testing.T) {
+	if os.Getenv("PRETUNE") == "" {
+		t.Skip()
+	}
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := testdataPositions(t, "fforum-40-59.obf")
+	lo, hi := 40, 49
+	if r := os.Getenv("PREFFO"); r != "" {
+		a, b, _ := strings.Cut(r, "-")
+		lo, _ = strconv.Atoi(a)
+		hi, _ = strconv.Atoi(b)
+	}
+	if lo < 40 || hi > 59 || lo > hi {
+		t.Fatalf("PREFFO=%q: want a range within 40-59", os.Getenv("PREFFO"))
+	}
+	level := PresearchLevel
+	if l := os.Getenv("PRELEVEL"); l != "" {
+		level, _ = strconv.Atoi(l)
+	}
+	guess := os.Getenv("PREGUESS") != "off"
+	for _, f := range strings.Split(os.Getenv("PRETUNE"), ",") {
+		margin, _ := strconv.Atoi(f)
+		var solveNodes, preNodes uint64
+		var total, preTime time.Duration
+		for i := lo; i <= hi; i++ {
+			b := ps[i-40]
+			so := endgame.DefaultSolverOptions(256)
+			so.Eval = ev
+			s := endgame.NewSolverWith(so)
+			pre := NewPresearch(ev, 1, 64)
+			pre.Margin, pre.Level = margin, level
+			start := time.Now()
+			r := pre.Presearch(b)
+			pt := time.Since(start)
+			s.SetMoveHint(r.Hint)
+			var res endgame.SolveResult
+			if guess && r.HasGuess {
+				res = s.SolveNear(b.P, b.O, -64, 64, r.Guess)
+			} else {
+				res = s.Solve(b.P, b.O, -64, 64)
+			}
+			el := time.Since(start)
+			t.Logf("#%d score %+d (guess %+d): solve %d nodes, presearch %d nodes in %v; %v in all", i, res.Score, r.Guess, res.Nodes, r.Nodes, pt.Round(time.Millisecond), el.Round(time.Millisecond))
+			solveNodes += res.Nodes
+			preNodes += r.Nodes
+			total += el
+			preTime += pt
+		}
+		t.Logf("margin %d level %d guess %v: %d nodes (solve %d, presearch %d) in %v (presearch %v)", margin, level, guess,
+			solveNodes+preNodes, solveNodes, preNodes, total.Round(time.Millisecond), preTime.Round(time.Millisecond))
+	}
+}
