@@ -1,62 +1,15 @@
 package board
 
 import (
-	"math/bits"
-	"math/rand/v2"
 	"testing"
 )
 
-// TestFlipsAVX512 checks the vector flips against flipsGo for every empty square of random
-// boards of every density (legal moves or not: the rays must stop at the board's edges
-// whatever lies there) and for every legal move of the positions of random games.
+// TestFlipsAVX512 checks the vector flips against flipsGo (checkFlips).
 func TestFlipsAVX512(t *testing.T) {
 	if !hasAVX512 {
 		t.Skip("no AVX-512 on this processor")
 	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	check := func(p, o uint64) {
-		t.Helper()
-		for e := ^(p | o); e != 0; e &= e - 1 {
-			sq := Square(bits.TrailingZeros64(e))
-			if got, want := flipsAVX512(p, o, sq), flipsGo(p, o, sq); got != want {
-				t.Fatalf("p %016x o %016x %v: AVX-512 flips %016x, Go flips %016x", p, o, sq, got, want)
-			}
-		}
-	}
-	check(0, 0)
-	check(0, ^uint64(0)&^1)
-	check(^uint64(0)&^(1<<27), 0)
-	for i := 0; i < 100000; i++ {
-		a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
-		var occ uint64
-		switch i % 3 {
-		case 0:
-			occ = a & b
-		case 1:
-			occ = a
-		default:
-			occ = a | b
-		}
-		p := occ & c
-		check(p, occ&^p)
-		check(occ&^p, p)
-	}
-	for g := 0; g < 300; g++ {
-		b := Start()
-		for !b.GameOver() {
-			check(b.P, b.O)
-			m := b.LegalMoves()
-			if m == 0 {
-				b.Pass()
-				continue
-			}
-			n := rng.IntN(Count(m))
-			for ; n > 0; n-- {
-				m &= m - 1
-			}
-			b.Make(FirstSquare(m))
-		}
-	}
+	checkFlips(t, "AVX-512", flipsAVX512)
 }
 
 func TestGodebugOffAVX512(t *testing.T) {
@@ -76,18 +29,17 @@ func TestGodebugOffAVX512(t *testing.T) {
 	}
 }
 
-// BenchmarkFlipsGo is BenchmarkFlipsBitboard with the Go flips, for comparison.
-func BenchmarkFlipsGo(b *testing.B) {
-	pos := benchPositions(b)
-	var sink uint64
-	moves := 0
-	for i := 0; b.Loop(); i++ {
-		p := &pos[i&3]
-		for m := LegalMoves(p.P, p.O); m != 0; m &= m - 1 {
-			sink += flipsGo(p.P, p.O, Square(bits.TrailingZeros64(m)))
-			moves++
-		}
+// TestFlipsAVX2 checks the AVX2 flips against flipsGo (checkFlips).
+func TestFlipsAVX2(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("no AVX2 on this processor")
 	}
-	b.ReportMetric(float64(moves)/b.Elapsed().Seconds()/1e6, "Mflips/s")
-	_ = sink
+	checkFlips(t, "AVX2", flipsAVX2)
+}
+
+func BenchmarkFlipsAVX2(b *testing.B) {
+	if !hasAVX2 {
+		b.Skip("no AVX2 on this processor")
+	}
+	benchFlips(b, flipsAVX2)
 }
