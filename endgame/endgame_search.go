@@ -383,7 +383,13 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 			if f == 0 {
 				continue
 			}
-			v := -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
+			var v int
+			if empties == 5 && s.opt.Last4 {
+				// Straight to the last-4 code, past mid's and last's dispatch.
+				v = -s.solve4(o^f, p|f|1<<uint(sq), -beta, -alpha)
+			} else {
+				v = -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
+			}
 			if v > best {
 				best = v
 				if v > alpha {

@@ -17,7 +17,9 @@ import (
 //
 //	PRETUNE=6,4 PRELEVEL=3 PREFFO=40-49 go test -run PresearchTune -v ./search
 //
-// PREGUESS=off solves without the presearch's guess (its hint only).
+// PREGUESS=off solves without the presearch's guess (its hint only); PREITER=5;3 runs probable
+// solves at those levels between the presearch and the exact solve (their scores the next
+// guess, their nodes counted with the presearch's).
 func TestPresearchTune(t *testing.T) {
 	if os.Getenv("PRETUNE") == "" {
 		t.Skip()
@@ -41,6 +43,11 @@ func TestPresearchTune(t *testing.T) {
 		level, _ = strconv.Atoi(l)
 	}
 	guess := os.Getenv("PREGUESS") != "off"
+	var iter []int
+	for _, f := range strings.FieldsFunc(os.Getenv("PREITER"), func(r rune) bool { return r == ';' }) {
+		l, _ := strconv.Atoi(f)
+		iter = append(iter, l)
+	}
 	for _, f := range strings.Split(os.Getenv("PRETUNE"), ",") {
 		margin, _ := strconv.Atoi(f)
 		var solveNodes, preNodes uint64
@@ -54,8 +61,14 @@ func TestPresearchTune(t *testing.T) {
 			pre.Margin, pre.Level = margin, level
 			start := time.Now()
 			r := pre.Presearch(b)
-			pt := time.Since(start)
 			s.SetMoveHint(r.Hint)
+			for _, l := range iter {
+				s.SetSelectivity(l)
+				pr := s.SolveNear(b.P, b.O, -64, 64, r.Guess)
+				r.Guess, r.Nodes = pr.Score, r.Nodes+pr.Nodes
+			}
+			s.SetSelectivity(0)
+			pt := time.Since(start)
 			var res endgame.SolveResult
 			if guess && r.HasGuess {
 				res = s.SolveNear(b.P, b.O, -64, 64, r.Guess)
