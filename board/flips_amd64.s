@@ -158,3 +158,16 @@ TEXT ·cpuHasAVX512(SB), NOSPLIT, $0-1
 	MOVB $1, ret+0(FP)
 no:
 	RET
+
+// func flipsBest(p, o uint64, sq Square) uint64: the best flips of the processor, chosen by
+// the flags set at start-up and reached by a jump, so that Flips, one call, is inlined.
+TEXT ·flipsBest(SB), NOSPLIT, $0-32
+	CMPB ·hasAVX512(SB), $0
+	JEQ noavx512
+	JMP ·flipsAVX512(SB)
+noavx512:
+	CMPB ·hasAVX2(SB), $0
+	JEQ noavx2
+	JMP ·flipsAVX2(SB)
+noavx2:
+	JMP ·flipsGo(SB)

@@ -43,3 +43,17 @@ func BenchmarkFlipsAVX2(b *testing.B) {
 	}
 	benchFlips(b, flipsAVX2)
 }
+
+// TestDispatchFallback: with the vector flags off, the jumps of Flips and LegalMoves land on
+// the Go versions, which checkFlips and a perft then check.
+func TestDispatchFallback(t *testing.T) {
+	avx2, avx512 := hasAVX2, hasAVX512
+	defer func() { hasAVX2, hasAVX512 = avx2, avx512 }()
+	for _, c := range []struct{ avx2, avx512 bool }{{false, false}, {avx2, false}, {avx2, avx512}} {
+		hasAVX2, hasAVX512 = c.avx2, c.avx512
+		checkFlips(t, "Flips", Flips)
+		if s := Start(); Perft(s.P, s.O, 8) != 390216 {
+			t.Fatalf("AVX2 %v, AVX-512 %v: perft 8 is not 390216", c.avx2, c.avx512)
+		}
+	}
+}

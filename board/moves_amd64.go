@@ -45,9 +45,10 @@ func cpuHasAVX2() bool
 func legalMovesAVX2(p, o uint64) uint64
 
 // LegalMoves returns the squares where the side owning p may play against o.
-func LegalMoves(p, o uint64) uint64 {
-	if hasAVX2 {
-		return legalMovesAVX2(p, o)
-	}
-	return legalMovesGo(p, o)
-}
+func LegalMoves(p, o uint64) uint64 { return legalMovesBest(p, o) }
+
+// legalMovesBest jumps to legalMovesAVX2 or legalMovesGo by hasAVX2, so that LegalMoves is
+// inlined.
+//
+//go:noescape
+func legalMovesBest(p, o uint64) uint64

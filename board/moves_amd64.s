@@ -96,3 +96,12 @@ TEXT ·cpuHasAVX2(SB), NOSPLIT, $0-1
 	MOVB $1, ret+0(FP)
 no:
 	RET
+
+// func legalMovesBest(p, o uint64) uint64: legalMovesAVX2 where the processor has AVX2, else
+// legalMovesGo, reached by a jump so that LegalMoves, one call, is inlined.
+TEXT ·legalMovesBest(SB), NOSPLIT, $0-24
+	CMPB ·hasAVX2(SB), $0
+	JEQ noavx2
+	JMP ·legalMovesAVX2(SB)
+noavx2:
+	JMP ·legalMovesGo(SB)
