@@ -10,11 +10,16 @@ import (
 // list, no table and no ordering beyond the region parity of solve4; the moves are unrolled and
 // the very last move is scored by counting its flips from tables, without making it.
 
-// lastFlipCount[sq][line][pattern] is the number of discs that a move on sq flips along one of
-// its four lines (0 row, 1 column, 2 a1-h8 diagonal, 3 a8-h1 diagonal) when every square but sq
-// is occupied: pattern is the mover's discs on that line, gathered into one byte by lineByte.
-// With a full board, the flip count of the last move depends on the mover's discs alone.
-var lastFlipCount [64][4][256]uint8
+// lastFlipCount[sq].n[line][pattern] is the number of discs that a move on sq flips along one
+// of its four lines (0 row, 1 column, 2 a1-h8 diagonal, 3 a8-h1 diagonal) when every square but
+// sq is occupied: pattern is the mover's discs on that line, gathered into one byte by
+// lineByte. With a full board, the flip count of the last move depends on the mover's discs
+// alone. The square's diagonals are kept beside its counts, so that lastFlips reads one entry
+// and is small enough to be inlined.
+var lastFlipCount [64]struct {
+	diag, anti uint64
+	n          [4][256]uint8
+}
 
 // diagMask[sq] and antiMask[sq] are the a1-h8 and a8-h1 diagonals through sq.
 var diagMask, antiMask [64]uint64
@@ -62,6 +67,7 @@ func init() {
 		}
 	}
 	for sq := 0; sq < 64; sq++ {
+		lastFlipCount[sq].diag, lastFlipCount[sq].anti = diagMask[sq], antiMask[sq]
 		bit := uint64(1) << uint(sq)
 		lines := [4]uint64{0xFF << (uint(sq) &^ 7), fileA << (uint(sq) & 7), diagMask[sq], antiMask[sq]}
 		for l, m := range lines {
@@ -70,7 +76,7 @@ func init() {
 			// rest of the line as the opponent's.
 			for sub := uint64(0); ; sub = (sub - m) & m {
 				f := board.Flips(sub, m&^sub, board.Square(sq)) & m
-				lastFlipCount[sq][l][lineByte(sub, sq, l)] = uint8(bits.OnesCount64(f))
+				lastFlipCount[sq].n[l][lineByte(sub, sq, l)] = uint8(bits.OnesCount64(f))
 				if sub == m {
 					break
 				}
@@ -90,10 +96,10 @@ func abs(x int) int {
 // board (zero: the move is illegal).
 func lastFlips(p uint64, sq int) int {
 	t := &lastFlipCount[sq&63]
-	return int(t[0][int(p>>(uint(sq)&^7))&0xFF]) +
-		int(t[1][((p>>(uint(sq)&7))&fileA)*0x0102040810204080>>56]) +
-		int(t[2][(p&diagMask[sq&63])*fileA>>56]) +
-		int(t[3][(p&antiMask[sq&63])*fileA>>56])
+	return int(t.n[0][uint8(p>>(uint(sq)&^7))]) +
+		int(t.n[1][uint8(((p>>(uint(sq)&7))&fileA)*0x0102040810204080>>56)]) +
+		int(t.n[2][uint8((p&t.diag)*fileA>>56)]) +
+		int(t.n[3][uint8((p&t.anti)*fileA>>56)])
 }
 
 // solve1 returns the final score, for the owner of p, of a board whose only empty square is sq.
