@@ -56,21 +56,7 @@ func BenchmarkLineLegalMoves(b *testing.B) {
 
 // The flip benchmarks compute the flips of every legal move of the position; ns/op is per
 // position, and the metric flips/s is per move.
-func BenchmarkFlipsBitboard(b *testing.B) {
-	pos := benchPositions(b)
-	var sink uint64
-	moves := 0
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		p := &pos[i&3]
-		for m := LegalMoves(p.P, p.O); m != 0; m &= m - 1 {
-			sink += Flips(p.P, p.O, Square(bits.TrailingZeros64(m)))
-			moves++
-		}
-	}
-	b.ReportMetric(float64(moves)/b.Elapsed().Seconds()/1e6, "Mflips/s")
-	_ = sink
-}
+func BenchmarkFlipsBitboard(b *testing.B) { benchFlips(b, Flips) }
 
 func BenchmarkFlipsLineTable(b *testing.B) {
 	pos := benchPositions(b)

@@ -1,5 +1,25 @@
 #include "textflag.h"
 
+// HIGHER_RAYS_TO_AX ends both flips: with p in Y0, o in Y1, the rays towards higher squares
+// in Y2, zero in Y4 and the lower rays' flips in Y6, it adds the higher rays' flips (the
+// lowest square of a ray that is not o's, x & -x; flips below it when it is p's) and folds
+// the four lanes into AX.
+#define HIGHER_RAYS_TO_AX \
+	VPANDN Y2, Y1, Y7; \
+	VPSUBQ Y7, Y4, Y8; \
+	VPAND Y8, Y7, Y7; \
+	VPAND Y0, Y7, Y7; \
+	VPCMPEQQ Y4, Y7, Y8; \
+	VPSUBQ Y7, Y8, Y8; \
+	VPANDN Y2, Y8, Y8; \
+	VPOR Y8, Y6, Y6; \
+	VEXTRACTI128 $1, Y6, X7; \
+	VPOR X7, X6, X6; \
+	VPSHUFD $0x4e, X6, X7; \
+	VPOR X7, X6, X6; \
+	VMOVQ X6, AX; \
+	VZEROUPPER
+
 DATA flipHighBit<>+0(SB)/8, $0x8000000000000000
 GLOBL flipHighBit<>(SB), RODATA|NOPTR, $8
 
@@ -30,22 +50,7 @@ TEXT ·flipsAVX512(SB), NOSPLIT, $0-32
 	VPSUBQ Y6, Y4, Y6            // the squares above b
 	VPAND Y3, Y6, Y6             // flips along the lower rays
 
-	// Higher rays: the lowest square that is not o's; flips below it when it is p's.
-	VPANDN Y2, Y1, Y7            // ~o & ray
-	VPSUBQ Y7, Y4, Y8
-	VPAND Y8, Y7, Y7             // its lowest bit
-	VPAND Y0, Y7, Y7             // b: kept when it is p's
-	VPCMPEQQ Y4, Y7, Y8          // all ones where b = 0
-	VPSUBQ Y7, Y8, Y8            // -b, or all ones where b = 0
-	VPANDN Y2, Y8, Y8            // the squares below b (none where b = 0)
-	VPOR Y8, Y6, Y6
-
-	VEXTRACTI128 $1, Y6, X7
-	VPOR X7, X6, X6
-	VPSHUFD $0x4e, X6, X7
-	VPOR X7, X6, X6
-	VMOVQ X6, AX
-	VZEROUPPER
+	HIGHER_RAYS_TO_AX
 	MOVQ AX, ret+24(FP)
 	RET
 
@@ -112,22 +117,7 @@ TEXT ·flipsAVX2(SB), NOSPLIT, $0-32
 	VPCMPEQQ Y4, Y5, Y5          // all ones where it is not
 	VPANDN Y6, Y5, Y6            // flips along the lower rays
 
-	// Higher rays: as in flipsAVX512.
-	VPANDN Y2, Y1, Y7            // ~o & ray
-	VPSUBQ Y7, Y4, Y8
-	VPAND Y8, Y7, Y7             // its lowest bit
-	VPAND Y0, Y7, Y7             // b: kept when it is p's
-	VPCMPEQQ Y4, Y7, Y8          // all ones where b = 0
-	VPSUBQ Y7, Y8, Y8            // -b, or all ones where b = 0
-	VPANDN Y2, Y8, Y8            // the squares below b (none where b = 0)
-	VPOR Y8, Y6, Y6
-
-	VEXTRACTI128 $1, Y6, X7
-	VPOR X7, X6, X6
-	VPSHUFD $0x4e, X6, X7
-	VPOR X7, X6, X6
-	VMOVQ X6, AX
-	VZEROUPPER
+	HIGHER_RAYS_TO_AX
 	MOVQ AX, ret+24(FP)
 	RET
 

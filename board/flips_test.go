@@ -7,12 +7,10 @@ import (
 )
 
 // checkFlips checks flips against flipsGo (the kindergarten flips) for every empty square of
-// random boards of every density (legal moves or not: the rays must stop at the board's edges
-// whatever lies there) and for every legal move of the positions of random games.
+// the boards of randomBoards.
 func checkFlips(t *testing.T, name string, flips func(p, o uint64, sq Square) uint64) {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(5, 6))
-	check := func(p, o uint64) {
+	randomBoards(rand.New(rand.NewPCG(5, 6)), 100000, func(p, o uint64) {
 		t.Helper()
 		for e := ^(p | o); e != 0; e &= e - 1 {
 			sq := Square(bits.TrailingZeros64(e))
@@ -20,12 +18,21 @@ func checkFlips(t *testing.T, name string, flips func(p, o uint64, sq Square) ui
 				t.Fatalf("p %016x o %016x %v: %s flips %016x, Go flips %016x", p, o, sq, name, got, want)
 			}
 		}
-	}
+	})
+}
+
+// randomBoards calls check on boards of every density, 2n of them (not only reachable
+// positions: a ray or a lane of a fill must stop at the board's edges whatever lies there),
+// on a few extreme ones and on the positions of 300 random games.
+func randomBoards(rng *rand.Rand, n int, check func(p, o uint64)) {
 	check(0, 0)
+	check(^uint64(0), 0)
+	check(0, ^uint64(0))
 	check(0, ^uint64(0)&^1)
 	check(^uint64(0)&^(1<<27), 0)
 	check(0, ^uint64(0)&^(1<<63))
-	for i := 0; i < 100000; i++ {
+	for i := 0; i < n; i++ {
+		// An and/or of random words gives boards from nearly empty to nearly full.
 		a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
 		var occ uint64
 		switch i % 3 {
@@ -49,8 +56,8 @@ func checkFlips(t *testing.T, name string, flips func(p, o uint64, sq Square) ui
 				b.Pass()
 				continue
 			}
-			n := rng.IntN(Count(m))
-			for ; n > 0; n-- {
+			k := rng.IntN(Count(m))
+			for ; k > 0; k-- {
 				m &= m - 1
 			}
 			b.Make(FirstSquare(m))
@@ -99,6 +106,7 @@ func benchFlips(b *testing.B, flips func(p, o uint64, sq Square) uint64) {
 	pos := benchPositions(b)
 	var sink uint64
 	moves := 0
+	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		p := &pos[i&3]
 		for m := LegalMoves(p.P, p.O); m != 0; m &= m - 1 {

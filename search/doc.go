@@ -24,7 +24,9 @@
 // with no split point to join search younger brothers of the first thread's path ahead of it,
 // best first by the probability from the Multi-ProbCut fit that they will be searched (seed
 // paper 000, Ura, Tsuruoka and Chikayama; speculative.go). The bench command's positions,
-// feature table and loss measurements are in bench.go.
+// feature table and loss measurements are in bench.go. Presearch (presearch.go) is the
+// midgame search an exact solve of many empties starts with: its moves order the solver's top
+// plies and its score centres the solver's first window (docs/endgame.md).
 //
 // All per-search state lives in an Engine; there is no package-level mutable state. The tables
 // read by the hot paths are built once at init.
