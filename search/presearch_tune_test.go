@@ -86,3 +86,57 @@ func TestPresearchTune(t *testing.T) {
 			solveNodes+preNodes, solveNodes, preNodes, total.Round(time.Millisecond), preTime.Round(time.Millisecond))
 	}
 }
+
+// BenchmarkPresearchFFO solves FFO #41-#47 (22 to 25 empties) exactly with the pattern
+// evaluation's ordering, with and without the presearch, in one invocation so that the ratio of
+// their times means something on a loaded machine:
+//
+//	go test -run X -bench PresearchFFO -benchtime 1x ./search
+//
+// nodes/op counts the presearch's nodes with the solver's.
+func BenchmarkPresearchFFO(b *testing.B) {
+	ev, err := eval.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps, err := endgame.ReadProblemFile("../endgame/testdata/fforum-40-59.obf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps = ps[1:8]
+	for _, withPre := range []bool{true, false} {
+		name := "presearch"
+		if !withPre {
+			name = "no-presearch"
+		}
+		b.Run(name, func(b *testing.B) {
+			so := endgame.DefaultSolverOptions(64)
+			so.Eval = ev
+			s := endgame.NewSolverWith(so)
+			pre := NewPresearch(ev, 1, 16)
+			var nodes uint64
+			for b.Loop() {
+				for _, pr := range ps {
+					s.ClearTable()
+					var r endgame.PresearchResult
+					if withPre {
+						r = pre.Presearch(pr.Board)
+					}
+					s.SetMoveHint(r.Hint)
+					var res endgame.SolveResult
+					if r.HasGuess {
+						res = s.SolveNear(pr.Board.P, pr.Board.O, -64, 64, r.Guess)
+					} else {
+						res = s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+					}
+					if known, ok := pr.Best(); !ok || res.Score != known {
+						b.Fatalf("score %d, want %d", res.Score, known)
+					}
+					nodes += res.Nodes + r.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
+	}
+}
