@@ -355,11 +355,13 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 		return best
 	}
-	// Few empties: try the empty squares directly, those in odd regions first, rejecting
-	// most illegal ones by the neighbour test; no move generation, no sorting.
+	// Few empties: the legal moves, those in odd regions first; no sorting. One move
+	// generation instead of a neighbour test and the flips of the illegal squares it lets by:
+	// FFO #45-#49 side by side 45.40 and 45.38 s against 45.56 and 45.87 (in the last-4 code
+	// it made no difference).
 	best := -inf
-	empty := ^(p | o)
-	first := empty
+	legal := board.LegalMoves(p, o)
+	first := legal
 	if s.opt.Parity {
 		var odd uint64
 		for q := 0; q < 4; q++ {
@@ -367,22 +369,16 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				odd |= quadrantMask[q]
 			}
 		}
-		first = empty & odd
+		first = legal & odd
 	}
 	for pass := 0; pass < 2; pass++ {
 		xs := first
 		if pass == 1 {
-			xs = empty &^ first
+			xs = legal &^ first
 		}
 		for ; xs != 0; xs &= xs - 1 {
 			sq := bits.TrailingZeros64(xs)
-			if neighbours[sq]&o == 0 {
-				continue
-			}
 			f := flips(p, o, sq)
-			if f == 0 {
-				continue
-			}
 			var v int
 			if empties == 5 && s.opt.Last4 {
 				// Straight to the last-4 code, past mid's and last's dispatch.
