@@ -36,6 +36,10 @@ func NewPresearch(ev *eval.Evaluator, threads, tableMiB int) *Presearch {
 		Margin: PresearchMargin, Level: PresearchLevel, MaxDepth: PresearchMaxDepth}
 }
 
+// PresearchBytes is the memory NewPresearch allocates with tables of tableMiB MiB, its
+// solver's included (TableBytes).
+func PresearchBytes(tableMiB int) uint64 { return TableBytes(Config{TTMiB: tableMiB}) }
+
 // Presearch searches b to Margin plies short of the end (at most MaxDepth plies deep) at
 // Level and returns the move hint of its table and root, its score rounded to
 // an even number of discs as the solve's first guess, and its nodes; nothing when b has too

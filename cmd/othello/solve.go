@@ -10,9 +10,8 @@ import (
 	"github.com/othellogo/othello/search"
 )
 
-// presearchMiB is the table of each job's presearch (search.NewPresearch), and
-// presearchSolverMiB that of the solver inside it (search.Config.SolverMiB's default).
-const presearchMiB, presearchSolverMiB = 64, 16
+// presearchMiB is the table of each job's presearch (search.NewPresearch).
+const presearchMiB = 64
 
 func cmdSolve(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "solve")
@@ -73,7 +72,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		// search; with the mobility fallback it would cost more than it saves.
 		threads := run.Solver.Threads
 		run.NewPresearcher = func() endgame.Presearcher { return search.NewPresearch(ev.ev, threads, presearchMiB) }
-		presearch = fmt.Sprintf("midgame presearch to %d empties at %d%%", search.PresearchMargin, endgame.SelectivityPercent(search.PresearchLevel))
+		presearch = fmt.Sprintf("midgame presearch to %d empties (depth %d at most) at %d%%", search.PresearchMargin, search.PresearchMaxDepth, endgame.SelectivityPercent(search.PresearchLevel))
 	}
 	if err := run.Check(); err != nil {
 		return exitError{2, err}
@@ -85,7 +84,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	}
 	need := run.TableBytes()
 	if run.NewPresearcher != nil {
-		need += uint64(presearchMiB+presearchSolverMiB) << 20 * uint64(max(run.Jobs, 1))
+		need += search.PresearchBytes(presearchMiB) * uint64(max(run.Jobs, 1))
 	}
 	if err := checkTableMemory(flag, need); err != nil {
 		return err
