@@ -17,9 +17,12 @@ import (
 //
 //	PRETUNE=6,4 PRELEVEL=3 PREFFO=40-49 go test -run PresearchTune -v ./search
 //
-// PREGUESS=off solves without the presearch's guess (its hint only); PREITER=5;3 runs probable
-// solves at those levels between the presearch and the exact solve (their scores the next
-// guess, their nodes counted with the presearch's).
+// PREMAXDEPTH caps the presearch's depth (default PresearchMaxDepth) and PREHASH sets the
+// solver's table in MiB (default 256). PREGUESS=off solves without the presearch's guess (its
+// hint only), PREGUESS=exact with the known score as the guess (what a perfect guess would
+// save). PREITER=5;3 runs probable solves at those levels between the presearch and the exact
+// solve (their scores the next guess, their nodes counted with the presearch's). Times are
+// the process's CPU time, so two runs side by side, one per core, compare.
 func TestPresearchTune(t *testing.T) {
 	if os.Getenv("PRETUNE") == "" {
 		t.Skip()
@@ -43,6 +46,14 @@ func TestPresearchTune(t *testing.T) {
 		level, _ = strconv.Atoi(l)
 	}
 	guess := os.Getenv("PREGUESS") != "off"
+	hashMiB := 256
+	if h, err := strconv.Atoi(os.Getenv("PREHASH")); err == nil {
+		hashMiB = h
+	}
+	maxDepth := PresearchMaxDepth
+	if d := os.Getenv("PREMAXDEPTH"); d != "" {
+		maxDepth, _ = strconv.Atoi(d)
+	}
 	var iter []int
 	for _, f := range strings.FieldsFunc(os.Getenv("PREITER"), func(r rune) bool { return r == ';' }) {
 		l, _ := strconv.Atoi(f)
@@ -54,12 +65,12 @@ func TestPresearchTune(t *testing.T) {
 		var total, preTime time.Duration
 		for i := lo; i <= hi; i++ {
 			b := ps[i-40]
-			so := endgame.DefaultSolverOptions(256)
+			so := endgame.DefaultSolverOptions(hashMiB)
 			so.Eval = ev
 			s := endgame.NewSolverWith(so)
 			pre := NewPresearch(ev, 1, 64)
-			pre.Margin, pre.Level = margin, level
-			start := time.Now()
+			pre.Margin, pre.Level, pre.MaxDepth = margin, level, maxDepth
+			start := processTime()
 			r := pre.Presearch(b)
 			s.SetMoveHint(r.Hint)
 			for _, l := range iter {
@@ -68,21 +79,29 @@ func TestPresearchTune(t *testing.T) {
 				r.Guess, r.Nodes = pr.Score, r.Nodes+pr.Nodes
 			}
 			s.SetSelectivity(0)
-			pt := time.Since(start)
+			pt := processTime() - start
 			var res endgame.SolveResult
+			if os.Getenv("PREGUESS") == "exact" {
+				// The known score as the guess: what a perfect guess would save.
+				probs, err := endgame.ReadProblemFile("../endgame/testdata/fforum-40-59.obf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Guess, _ = probs[i-40].Best()
+			}
 			if guess && r.HasGuess {
 				res = s.SolveNear(b.P, b.O, -64, 64, r.Guess)
 			} else {
 				res = s.Solve(b.P, b.O, -64, 64)
 			}
-			el := time.Since(start)
+			el := processTime() - start
 			t.Logf("#%d score %+d (guess %+d): solve %d nodes, presearch %d nodes in %v; %v in all", i, res.Score, r.Guess, res.Nodes, r.Nodes, pt.Round(time.Millisecond), el.Round(time.Millisecond))
 			solveNodes += res.Nodes
 			preNodes += r.Nodes
 			total += el
 			preTime += pt
 		}
-		t.Logf("margin %d level %d guess %v: %d nodes (solve %d, presearch %d) in %v (presearch %v)", margin, level, guess,
+		t.Logf("margin %d level %d depth <= %d guess %v: %d nodes (solve %d, presearch %d) in %v (presearch %v)", margin, level, maxDepth, guess,
 			solveNodes+preNodes, solveNodes, preNodes, total.Round(time.Millisecond), preTime.Round(time.Millisecond))
 	}
 }
