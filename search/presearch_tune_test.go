@@ -21,7 +21,8 @@ import (
 // solver's table in MiB (default 256). PREGUESS=off solves without the presearch's guess (its
 // hint only), PREGUESS=exact with the known score as the guess (what a perfect guess would
 // save). PREITER=5;3 runs probable solves at those levels between the presearch and the exact
-// solve (their scores the next guess, their nodes counted with the presearch's). Times are
+// solve (their scores the next guess, their nodes counted with the presearch's); with
+// PREITERSEP=1 in a solver of their own, so that only their score reaches the exact one. Times are
 // the process's CPU time, so two runs side by side, one per core, compare.
 func TestPresearchTune(t *testing.T) {
 	if os.Getenv("PRETUNE") == "" {
@@ -73,12 +74,19 @@ func TestPresearchTune(t *testing.T) {
 			start := processTime()
 			r := pre.Presearch(b)
 			s.SetMoveHint(r.Hint)
+			ps := s
+			if len(iter) > 0 && os.Getenv("PREITERSEP") != "" {
+				// The probable solves in a solver of their own: only their score reaches the
+				// exact solve, as its guess.
+				ps = endgame.NewSolverWith(so)
+				ps.SetMoveHint(r.Hint)
+			}
 			for _, l := range iter {
-				s.SetSelectivity(l)
-				pr := s.SolveNear(b.P, b.O, -64, 64, r.Guess)
+				ps.SetSelectivity(l)
+				pr := ps.SolveNear(b.P, b.O, -64, 64, r.Guess)
 				r.Guess, r.Nodes = pr.Score, r.Nodes+pr.Nodes
 			}
-			s.SetSelectivity(0)
+			ps.SetSelectivity(0)
 			pt := processTime() - start
 			var res endgame.SolveResult
 			if os.Getenv("PREGUESS") == "exact" {
