@@ -6,18 +6,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/cputime"
 )
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // TestTune compares solver knobs on FFO #26-#37 and #40-#42, or with TUNESET=features on the
 // positions of BenchmarkSolverFeatures (nodes and process CPU time, which is steadier than the
@@ -154,7 +148,7 @@ func TestTune(t *testing.T) {
 			s.SetDeadline(time.Now().Add(d))
 		}
 		var nodes, exactNodes uint64
-		start := cpuTime()
+		start := cputime.Process()
 		for _, pr := range set {
 			s.ClearTable()
 			if it := os.Getenv("TUNEITER"); it != "" && strings.HasPrefix(name, "iter") {
@@ -173,7 +167,7 @@ func TestTune(t *testing.T) {
 			nodes += res.Nodes
 			exactNodes += res.Nodes
 		}
-		el := cpuTime() - start
+		el := cputime.Process() - start
 		if exactNodes != nodes {
 			t.Logf("exact passes %d nodes", exactNodes)
 		}

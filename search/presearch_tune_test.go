@@ -9,6 +9,7 @@ import (
 
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/cputime"
 )
 
 // TestPresearchTune measures presearch settings on FFO positions: for each margin of
@@ -21,9 +22,8 @@ import (
 // solver's table in MiB (default 256). PREGUESS=off solves without the presearch's guess (its
 // hint only), PREGUESS=exact with the known score as the guess (what a perfect guess would
 // save). PREITER=5;3 runs probable solves at those levels between the presearch and the exact
-// solve (their scores the next guess, their nodes counted with the presearch's); with
-// PREITERSEP=1 in a solver of their own, so that only their score reaches the exact one. Times are
-// the process's CPU time, so two runs side by side, one per core, compare.
+// solve (their scores the next guess, their nodes counted with the presearch's). Times are the
+// process's CPU time, so two runs side by side, one per core, compare.
 func TestPresearchTune(t *testing.T) {
 	if os.Getenv("PRETUNE") == "" {
 		t.Skip()
@@ -47,6 +47,13 @@ func TestPresearchTune(t *testing.T) {
 		level, _ = strconv.Atoi(l)
 	}
 	guess := os.Getenv("PREGUESS") != "off"
+	var known []endgame.Problem
+	if os.Getenv("PREGUESS") == "exact" {
+		// The known scores as the guesses: what a perfect guess would save.
+		if known, err = endgame.ReadProblemFile("../endgame/testdata/fforum-40-59.obf"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	hashMiB := 256
 	if h, err := strconv.Atoi(os.Getenv("PREHASH")); err == nil {
 		hashMiB = h
@@ -71,38 +78,26 @@ func TestPresearchTune(t *testing.T) {
 			s := endgame.NewSolverWith(so)
 			pre := NewPresearch(ev, 1, 64)
 			pre.Margin, pre.Level, pre.MaxDepth = margin, level, maxDepth
-			start := processTime()
+			start := cputime.Process()
 			r := pre.Presearch(b)
 			s.SetMoveHint(r.Hint)
-			ps := s
-			if len(iter) > 0 && os.Getenv("PREITERSEP") != "" {
-				// The probable solves in a solver of their own: only their score reaches the
-				// exact solve, as its guess.
-				ps = endgame.NewSolverWith(so)
-				ps.SetMoveHint(r.Hint)
-			}
 			for _, l := range iter {
-				ps.SetSelectivity(l)
-				pr := ps.SolveNear(b.P, b.O, -64, 64, r.Guess)
+				s.SetSelectivity(l)
+				pr := s.SolveNear(b.P, b.O, -64, 64, r.Guess)
 				r.Guess, r.Nodes = pr.Score, r.Nodes+pr.Nodes
 			}
-			ps.SetSelectivity(0)
-			pt := processTime() - start
+			s.SetSelectivity(0)
+			pt := cputime.Process() - start
 			var res endgame.SolveResult
-			if os.Getenv("PREGUESS") == "exact" {
-				// The known score as the guess: what a perfect guess would save.
-				probs, err := endgame.ReadProblemFile("../endgame/testdata/fforum-40-59.obf")
-				if err != nil {
-					t.Fatal(err)
-				}
-				r.Guess, _ = probs[i-40].Best()
+			if known != nil {
+				r.Guess, _ = known[i-40].Best()
 			}
 			if guess && r.HasGuess {
 				res = s.SolveNear(b.P, b.O, -64, 64, r.Guess)
 			} else {
 				res = s.Solve(b.P, b.O, -64, 64)
 			}
-			el := processTime() - start
+			el := cputime.Process() - start
 			t.Logf("#%d score %+d (guess %+d): solve %d nodes, presearch %d nodes in %v; %v in all", i, res.Score, r.Guess, res.Nodes, r.Nodes, pt.Round(time.Millisecond), el.Round(time.Millisecond))
 			solveNodes += res.Nodes
 			preNodes += r.Nodes
