@@ -67,6 +67,10 @@ type SolveResult struct {
 	// Nodes counts the positions searched, leaves with one empty square included; the extra
 	// work to extract the PV is not counted.
 	Nodes uint64
+	// OrderingNodes counts the nodes of the shallow searches over the evaluation that order
+	// the moves far from the leaves (and of a probable solve's cut tests), not in Nodes. Edax
+	// and Egaroucid count theirs among their nodes: Nodes+OrderingNodes compares with them.
+	OrderingNodes uint64
 	// Interrupted reports that the stop flag ended the solve early: Score, Move and PV are
 	// then meaningless.
 	Interrupted bool
@@ -98,6 +102,9 @@ type Solver struct {
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
 	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
 	evalNodes, nextEvalPoll uint64
+	// evalHanded is how many of them went to the owners of splits this solver helped, less
+	// what its own splits' helpers handed to it: orderingNodes is what it reports.
+	evalHanded uint64
 	stop                    *atomic.Bool
 	deadline                time.Time // zero: none; polled with stop
 	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its
@@ -270,6 +277,7 @@ func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	s.team.halt.Store(false)
 	s.nodes = 0
 	s.nextPoll = pollNodes
+	e0 := s.orderingNodes()
 	s.stopped = false
 	s.progress.Store(0)
 	s.tt.gen++
@@ -285,7 +293,7 @@ func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 		alpha = beta - 1
 	}
 	score, move := s.root(p, o, alpha, beta)
-	res := SolveResult{Score: score, Move: board.Square(move), Nodes: s.nodes, Interrupted: s.stopped}
+	res := SolveResult{Score: score, Move: board.Square(move), Nodes: s.nodes, OrderingNodes: s.orderingNodes() - e0, Interrupted: s.stopped}
 	if move == noMove {
 		res.Move = board.NoSquare
 	}
@@ -299,6 +307,9 @@ func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	}
 	return res
 }
+
+// orderingNodes counts the ordering nodes this solver reports: its own and its helpers'.
+func (s *Solver) orderingNodes() uint64 { return s.evalNodes - s.evalHanded }
 
 // root searches the position with aspiration when the window is wide, and returns the score
 // and the best move (noMove for a pass or a finished game).

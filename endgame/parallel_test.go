@@ -110,3 +110,40 @@ func TestParallelAllocatesNothingPerNode(t *testing.T) {
 		t.Fatal("no split point was opened")
 	}
 }
+
+// The ordering searches' nodes are reported apart from Nodes, and a parallel solve reports
+// every thread's: the helpers hand theirs over to the split's owner, so the result reports
+// exactly what the team's raw counters (never handed on) grew by during the solve.
+func TestOrderingNodesCounted(t *testing.T) {
+	ps := ffoProblems(t, "20-39")[:3] // 20-22 empties: helpers sort moves too
+	for _, threads := range []int{1, 2} {
+		opt := DefaultSolverOptions(16)
+		opt.Eval = testEval(t)
+		opt.Threads, opt.SplitEmpties = threads, 7
+		s := NewSolverWith(opt)
+		sum := func() (n uint64) {
+			for _, m := range s.team.members {
+				n += m.evalNodes
+			}
+			return n
+		}
+		var got uint64
+		for _, pr := range ps {
+			before := sum()
+			res := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+			if want, _ := pr.Best(); res.Score != want {
+				t.Fatalf("%d threads: score %d, want %d", threads, res.Score, want)
+			}
+			if d := sum() - before; d != res.OrderingNodes {
+				t.Fatalf("%d threads: the team searched %d ordering nodes, the result says %d", threads, d, res.OrderingNodes)
+			}
+			got += res.OrderingNodes
+		}
+		if got == 0 {
+			t.Fatalf("%d threads: no ordering nodes in three solves of 20-22 empties", threads)
+		}
+		if threads == 2 && s.ParallelStats().Splits == 0 {
+			t.Fatal("no split point was opened")
+		}
+	}
+}

@@ -70,6 +70,7 @@ type ProblemTotals struct {
 	Positions      int
 	Nodes          uint64 // presearches included
 	PresearchNodes uint64
+	OrderingNodes  uint64        // SolveResult.OrderingNodes, not in Nodes
 	Time, CPU      time.Duration // sums of the results' Elapsed and CPU
 	Wrong          int           // results with Wrong set
 	// Parallel sums the thread pools' counts (zero with one thread per position).
@@ -132,6 +133,7 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 		r := <-results[i]
 		tot.Nodes += r.Nodes
 		tot.PresearchNodes += r.PresearchNodes
+		tot.OrderingNodes += r.OrderingNodes
 		tot.Time += r.Elapsed
 		tot.CPU += r.CPU
 		if r.Wrong {

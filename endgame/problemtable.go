@@ -88,6 +88,11 @@ func (t ProblemTable) Totals(tot ProblemTotals) {
 	if tot.PresearchNodes > 0 {
 		fmt.Fprintf(t.W, "presearch: %d of those nodes, in the midgame searches before the solves\n", tot.PresearchNodes)
 	}
+	if n := tot.OrderingNodes; n > 0 {
+		// Edax and Egaroucid count their move-ordering searches among their nodes.
+		fmt.Fprintf(t.W, "ordering: %d more nodes in the shallow searches that sort moves far from the leaves; with them %d nodes, %.1f Mn/s\n",
+			n, tot.Nodes+n, float64(tot.Nodes+n)/tot.Time.Seconds()/1e6)
+	}
 	if p := tot.Parallel; p.Splits > 0 {
 		fmt.Fprintf(t.W, "parallel: %d split points, %d joins, helper threads idle %.1f%% of their time\n", p.Splits, p.Joins, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
 	}
