@@ -371,7 +371,7 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 // rootSearch is the negascout of the root, which also returns the best move.
 func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {
 	var list moveList
-	s.genMoves(&list, p, o, empties, s.rootParity(p, o), noMove)
+	s.genMoves(&list, p, o, empties, s.rootParity(p, o), noMove, unknownMoves)
 	ttMove := noMove
 	if e, ok := s.ttEntry(p, o, empties); ok && e.move != noMove {
 		ttMove = int(e.move)

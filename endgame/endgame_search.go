@@ -11,12 +11,19 @@ import (
 // The endgame search proper: search dispatches on the number of empties to deep (table,
 // stability, full move ordering), mid (no table, cheap ordering) and the last-4 code.
 
-// endMove is one move of a move list: its square, its flips and its ordering score.
+// endMove is one move of a move list: its square, its flips, its ordering score and the
+// opponent's legal moves after it (unknownMoves when genMoves did not need them), which the
+// child then need not generate again.
 type endMove struct {
 	flips uint64
+	reply uint64
 	sq    int32
 	score int32
 }
+
+// unknownMoves stands for a set of legal moves not computed: no legal move set has every
+// square.
+const unknownMoves = ^uint64(0)
 
 // moveList is a fixed-size move list; Othello positions have at most 33 legal moves.
 type moveList struct {
@@ -72,9 +79,13 @@ var squareValue = [64]int32{
 
 // genMoves fills l with the legal moves of p, scored for fastest-first order: fewest
 // (corner-weighted) opponent replies, then parity, corners and the static square value.
-func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, ttMove int) {
+// moves are p's legal moves, or unknownMoves.
+func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, ttMove int, moves uint64) {
 	l.n = 0
-	for moves := board.LegalMoves(p, o); moves != 0; moves &= moves - 1 {
+	if moves == unknownMoves {
+		moves = board.LegalMoves(p, o)
+	}
+	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
 		np, no := o^f, p|f|1<<uint(sq)
@@ -82,10 +93,11 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 		l.n++
 		m.sq, m.flips = int32(sq), f
 		if sq == ttMove {
-			m.score = 1 << 30
+			m.score, m.reply = 1<<30, unknownMoves
 			continue
 		}
 		rep := board.LegalMoves(np, no)
+		m.reply = rep
 		score := squareValue[sq] - s.wMob*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
 		if empties >= potentialEmpties {
 			score -= s.wPot * int32(potentialMobility(np, no))
@@ -118,9 +130,18 @@ func (s *Solver) search(p, o uint64, alpha, beta, empties int, parity uint) int 
 		return s.deep(p, o, alpha, beta, empties, parity)
 	}
 	if empties > 4 || !s.opt.Last4 {
-		return s.mid(p, o, alpha, beta, empties, parity)
+		return s.mid(p, o, alpha, beta, empties, parity, unknownMoves)
 	}
 	return s.last(p, o, alpha, beta, empties)
+}
+
+// child searches a child of deep: below the table's part mid, with the legal moves genMoves
+// found (one move generation fewer per node).
+func (s *Solver) child(p, o uint64, alpha, beta, empties int, parity uint, moves uint64) int {
+	if empties < s.ttMin {
+		return s.mid(p, o, alpha, beta, empties, parity, moves)
+	}
+	return s.search(p, o, alpha, beta, empties, parity)
 }
 
 // last solves positions with at most 4 empties with the hand-written code.
@@ -201,7 +222,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 	}
 	list := &s.lists[empties]
-	s.genMoves(list, p, o, empties, parity, ttMove)
+	s.genMoves(list, p, o, empties, parity, ttMove, unknownMoves)
 	if empties > s.ttMin && s.opt.Table {
 		// The children's buckets are prefetched first, so that their cache misses overlap,
 		// instead of coming one at a time in the children.
@@ -253,11 +274,11 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		q := parity ^ quadrant[m.sq]
 		var v int
 		if i == 0 {
-			v = -s.search(np, no, -beta, -a, empties-1, q)
+			v = -s.child(np, no, -beta, -a, empties-1, q, m.reply)
 		} else {
-			v = -s.search(np, no, -a-1, -a, empties-1, q)
+			v = -s.child(np, no, -a-1, -a, empties-1, q, m.reply)
 			if v > a && v < beta {
-				v = -s.search(np, no, -beta, -v, empties-1, q)
+				v = -s.child(np, no, -beta, -v, empties-1, q, m.reply)
 			}
 		}
 		if s.stopped {
@@ -318,7 +339,8 @@ func (s *Solver) Window(p, o uint64, alpha, beta int) (score int, nodes uint64, 
 const midOrderEmpties = 6
 
 // mid is the alpha-beta (fail-soft) of nodes between the table and the last-4 code.
-func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
+// moves are p's legal moves, or unknownMoves.
+func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint, moves uint64) int {
 	if empties <= 4 && s.opt.Last4 {
 		return s.last(p, o, alpha, beta, empties)
 	}
@@ -331,18 +353,19 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 			return v
 		}
 		list := &s.lists[empties]
-		s.genMoves(list, p, o, empties, parity, noMove)
+		s.genMoves(list, p, o, empties, parity, noMove, moves)
 		if list.n == 0 {
-			if board.LegalMoves(o, p) == 0 {
+			om := board.LegalMoves(o, p)
+			if om == 0 {
 				return finalScore(p, o)
 			}
-			return -s.mid(o, p, -beta, -alpha, empties, parity)
+			return -s.mid(o, p, -beta, -alpha, empties, parity, om)
 		}
 		best := -inf
 		for i := 0; i < list.n; i++ {
 			list.selectBest(i)
 			m := &list.m[i]
-			v := -s.mid(o^m.flips, p|m.flips|1<<uint(m.sq), -beta, -alpha, empties-1, parity^quadrant[m.sq])
+			v := -s.mid(o^m.flips, p|m.flips|1<<uint(m.sq), -beta, -alpha, empties-1, parity^quadrant[m.sq], m.reply)
 			if v > best {
 				best = v
 				if v > alpha {
@@ -360,7 +383,10 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 	// FFO #45-#49 side by side 45.40 and 45.38 s against 45.56 and 45.87 (in the last-4 code
 	// it made no difference).
 	best := -inf
-	legal := board.LegalMoves(p, o)
+	legal := moves
+	if legal == unknownMoves {
+		legal = board.LegalMoves(p, o)
+	}
 	first := legal
 	if s.opt.Parity {
 		var odd uint64
@@ -384,7 +410,7 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 				// Straight to the last-4 code, past mid's and last's dispatch.
 				v = -s.solve4(o^f, p|f|1<<uint(sq), -beta, -alpha)
 			} else {
-				v = -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq])
+				v = -s.mid(o^f, p|f|1<<uint(sq), -beta, -alpha, empties-1, parity^quadrant[sq], unknownMoves)
 			}
 			if v > best {
 				best = v
@@ -398,10 +424,11 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint) int {
 		}
 	}
 	if best == -inf {
-		if board.LegalMoves(o, p) == 0 {
+		om := board.LegalMoves(o, p)
+		if om == 0 {
 			return finalScore(p, o)
 		}
-		return -s.mid(o, p, -beta, -alpha, empties, parity)
+		return -s.mid(o, p, -beta, -alpha, empties, parity, om)
 	}
 	return best
 }
