@@ -105,8 +105,8 @@ type Solver struct {
 	// evalHanded is how many of them went to the owners of splits this solver helped, less
 	// what its own splits' helpers handed to it: orderingNodes is what it reports.
 	evalHanded uint64
-	stop                    *atomic.Bool
-	deadline                time.Time // zero: none; polled with stop
+	stop       *atomic.Bool
+	deadline   time.Time // zero: none; polled with stop
 	// level is the selectivity of the solve (0: exact; see SetSelectivity) and mpcT its
 	// Multi-ProbCut threshold in standard deviations.
 	level    int
