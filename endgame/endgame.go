@@ -85,7 +85,8 @@ type Solver struct {
 	ttMin            int    // fewest empties at which the table is used
 	midOrder         int    // fewest empties at which mid sorts its moves
 	aspStep          int
-	sortDeep         int
+	sortDeep         int // for the running solve (see bigRootEmpties)
+	sortDeepBase     int
 	sortDepth        int
 	etcEmpties       int
 	sortMargin       int
@@ -142,6 +143,11 @@ const (
 	// fastest-first alone.
 	sortDeepEmpties = 16
 	sortDeepDepth   = 3
+	// bigRootEmpties: solves of this many empties or more sort from one empty more
+	// (sortDeepEmpties+1). There the sorts are a fifth of the nodes, against 3% at 24-26
+	// empties, and cost more than they save: FFO #56-#59 4.5-10% less time, #45-#49 4.6% more
+	// (docs/endgame.md).
+	bigRootEmpties = 29
 	// etcEmpties: from here on, children are looked up in the table before any is searched
 	// (enhanced transposition cutoff); 8% fewer nodes on FFO #26-#42. From 11 rather than 12
 	// since commit cf9651f: FFO #20-#39 1.2% fewer nodes and about 1% less time, the
@@ -171,6 +177,7 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	if s.sortDeep <= 0 {
 		s.sortDeep = sortDeepEmpties
 	}
+	s.sortDeepBase = s.sortDeep
 	if s.sortDepth <= 0 {
 		s.sortDepth = sortDeepDepth
 	}
@@ -272,6 +279,11 @@ const noGuess = math.MinInt
 // guess is right, the first window proves the score. The result does not depend on it.
 func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	s.guess = guess
+	s.sortDeep = s.sortDeepBase
+	if s.opt.sortDeep == 0 && bits.OnesCount64(^(p|o)) >= bigRootEmpties {
+		s.sortDeep++
+	}
+	s.team.set.sortDeep = s.sortDeep
 	s.team.pool.Start()
 	defer s.team.pool.Stop()
 	s.team.halt.Store(false)

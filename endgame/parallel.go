@@ -35,6 +35,7 @@ type team struct {
 		stop     *atomic.Bool
 		deadline time.Time
 		hint     func(p, o uint64) int
+		sortDeep int
 	}
 }
 
@@ -66,6 +67,7 @@ func (sp *endSplit) Join(t *ybwc.Thread) {
 func (s *Solver) adopt() {
 	st := &s.team.set
 	s.level, s.mpcT, s.stop, s.deadline, s.hint = st.level, st.mpcT, st.stop, st.deadline, st.hint
+	s.sortDeep = st.sortDeep
 	s.stopped = s.team.halt.Load()
 }
 
@@ -159,6 +161,7 @@ func (s *Solver) aborted() bool {
 // options.
 func (s *Solver) newTeam(n int) {
 	tm := &team{pool: ybwc.New(n)}
+	tm.set.sortDeep = s.sortDeep
 	tm.members = make([]*Solver, n)
 	tm.members[0] = s
 	s.team = tm
@@ -183,7 +186,7 @@ func (s *Solver) copyOptions(m *Solver) {
 	s.sortDeep, s.sortDepth, s.etcEmpties, s.sortMargin = m.sortDeep, m.sortDepth, m.etcEmpties, m.sortMargin
 	s.wMob, s.wPot, s.wPar = m.wMob, m.wPot, m.wPar
 	s.splitEmpties = m.splitEmpties
-	s.sortDeeper = m.sortDeeper
+	s.sortDeeper, s.sortDeepBase = m.sortDeeper, m.sortDeepBase
 }
 
 // Threads is the number of threads the solver searches with.

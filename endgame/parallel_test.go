@@ -147,3 +147,28 @@ func TestOrderingNodesCounted(t *testing.T) {
 		}
 	}
 }
+
+// A solve of bigRootEmpties empties or more sorts from one empty more, on every thread of the
+// team; a smaller one goes back to the default.
+func TestSortDeepByRoot(t *testing.T) {
+	opt := DefaultSolverOptions(1)
+	opt.Threads = 2
+	s := NewSolverWith(opt)
+	if r := s.Solve(1, 0, -64, 64); r.Score != 64 { // one disc, no move for either side
+		t.Fatalf("score %d, want 64", r.Score)
+	}
+	if s.sortDeep != sortDeepEmpties+1 || s.team.set.sortDeep != sortDeepEmpties+1 {
+		t.Fatalf("63 empties: sort from %d (team %d), want %d", s.sortDeep, s.team.set.sortDeep, sortDeepEmpties+1)
+	}
+	h := s.team.members[1]
+	h.adopt()
+	if h.sortDeep != sortDeepEmpties+1 {
+		t.Fatalf("helper sorts from %d, want %d", h.sortDeep, sortDeepEmpties+1)
+	}
+	b := ffoProblems(t, "1-19")[0].Board
+	s.Solve(b.P, b.O, -64, 64)
+	h.adopt()
+	if s.sortDeep != sortDeepEmpties || h.sortDeep != sortDeepEmpties {
+		t.Fatalf("14 empties: sort from %d (helper %d), want %d", s.sortDeep, h.sortDeep, sortDeepEmpties)
+	}
+}
