@@ -144,8 +144,8 @@ const (
 	sortDeepEmpties = 16
 	sortDeepDepth   = 3
 	// bigRootEmpties: solves of this many empties or more sort from one empty more
-	// (sortDeepEmpties+1). There the sorts are a fifth of the nodes, against 3% at 24-26
-	// empties, and cost more than they save: FFO #55-#59 2.6-10% less time, #45-#49 4.6% more
+	// (sortDeepEmpties+1). There the sorts' nodes are 13-19% of the solver's, against 3% at
+	// 24-26 empties, and cost more than they save: FFO #55-#59 2.6-10% less time, #45-#49 4.6% more
 	// (docs/endgame.md).
 	bigRootEmpties = 29
 	// etcEmpties: from here on, children are looked up in the table before any is searched
