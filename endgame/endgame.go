@@ -85,7 +85,7 @@ type Solver struct {
 	ttMin            int    // fewest empties at which the table is used
 	midOrder         int    // fewest empties at which mid sorts its moves
 	aspStep          int
-	sortDeep         int // for the running solve (see bigRootEmpties)
+	sortDeep         int // for the running solve (see sortBelowRoot)
 	sortDeepBase     int
 	sortDepth        int
 	etcEmpties       int
@@ -143,11 +143,11 @@ const (
 	// fastest-first alone.
 	sortDeepEmpties = 16
 	sortDeepDepth   = 3
-	// bigRootEmpties: solves of this many empties or more sort from one empty more
-	// (sortDeepEmpties+1). There the sorts' nodes are 13-19% of the solver's, against 3% at
-	// 24-26 empties, and cost more than they save: FFO #55-#59 2.6-10% less time, #45-#49 4.6% more
-	// (docs/endgame.md).
-	bigRootEmpties = 29
+	// sortBelowRoot: a solve of more than sortDeepEmpties+sortBelowRoot empties sorts only
+	// from sortBelowRoot empties below its root. There the sorts' nodes are 13-19% of the
+	// solver's, against 3% at 24-26 empties, and cost more than they save: FFO #55-#59 (29-34
+	// empties) 8-40% less time, #45-#49 4.6% more from 17 (docs/endgame.md).
+	sortBelowRoot = 12
 	// etcEmpties: from here on, children are looked up in the table before any is searched
 	// (enhanced transposition cutoff); 8% fewer nodes on FFO #26-#42. From 11 rather than 12
 	// since commit cf9651f: FFO #20-#39 1.2% fewer nodes and about 1% less time, the
@@ -280,8 +280,8 @@ const noGuess = math.MinInt
 func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	s.guess = guess
 	s.sortDeep = s.sortDeepBase
-	if s.opt.sortDeep == 0 && bits.OnesCount64(^(p|o)) >= bigRootEmpties {
-		s.sortDeep++
+	if s.opt.sortDeep == 0 {
+		s.sortDeep = max(s.sortDeepBase, bits.OnesCount64(^(p|o))-sortBelowRoot)
 	}
 	s.team.set.sortDeep = s.sortDeep
 	s.team.pool.Start()

@@ -148,22 +148,23 @@ func TestOrderingNodesCounted(t *testing.T) {
 	}
 }
 
-// A solve of bigRootEmpties empties or more sorts from one empty more, on every thread of the
-// team; a smaller one goes back to the default.
+// A solve of more than sortDeepEmpties+sortBelowRoot empties sorts from sortBelowRoot
+// empties below its root, on every thread of the team; a smaller one from sortDeepEmpties.
 func TestSortDeepByRoot(t *testing.T) {
 	opt := DefaultSolverOptions(1)
 	opt.Threads = 2
 	s := NewSolverWith(opt)
-	if r := s.Solve(1, 0, -64, 64); r.Score != 64 { // one disc, no move for either side
-		t.Fatalf("score %d, want 64", r.Score)
-	}
-	if s.sortDeep != sortDeepEmpties+1 || s.team.set.sortDeep != sortDeepEmpties+1 {
-		t.Fatalf("63 empties: sort from %d (team %d), want %d", s.sortDeep, s.team.set.sortDeep, sortDeepEmpties+1)
-	}
 	h := s.team.members[1]
-	h.adopt()
-	if h.sortDeep != sortDeepEmpties+1 {
-		t.Fatalf("helper sorts from %d, want %d", h.sortDeep, sortDeepEmpties+1)
+	// p's discs alone on the board: neither side can move, the solve ends at the root.
+	for _, c := range []struct{ empties, want int }{{63, 51}, {34, 22}, {30, 18}, {29, 17}, {28, 16}, {20, 16}} {
+		p := uint64(1)<<uint(64-c.empties) - 1
+		if r := s.Solve(p, 0, -64, 64); r.Score != 64 {
+			t.Fatalf("%d empties: score %d, want 64", c.empties, r.Score)
+		}
+		h.adopt()
+		if s.sortDeep != c.want || s.team.set.sortDeep != c.want || h.sortDeep != c.want {
+			t.Fatalf("%d empties: sort from %d (team %d, helper %d), want %d", c.empties, s.sortDeep, s.team.set.sortDeep, h.sortDeep, c.want)
+		}
 	}
 	b := ffoProblems(t, "1-19")[0].Board
 	s.Solve(b.P, b.O, -64, 64)
