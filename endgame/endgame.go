@@ -145,8 +145,9 @@ const (
 	sortDeepDepth   = 3
 	// sortBelowRoot: a solve of more than sortDeepEmpties+sortBelowRoot empties sorts only
 	// from sortBelowRoot empties below its root. There the sorts' nodes are 13-19% of the
-	// solver's, against 3% at 24-26 empties, and cost more than they save: FFO #55-#59 (29-34
-	// empties) 8-40% less time, #45-#49 4.6% more from 17 (docs/endgame.md).
+	// solver's, against 3% at 24-26 empties, and cost more than they save: from 17 instead of
+	// 16, FFO #55-#59 (29-34 empties) 2.6-10% less time, #45-#49 (24-26) 4.6% more; then
+	// #57-#59 8.2% less again, most of it #59's (docs/endgame.md).
 	sortBelowRoot = 12
 	// etcEmpties: from here on, children are looked up in the table before any is searched
 	// (enhanced transposition cutoff); 8% fewer nodes on FFO #26-#42. From 11 rather than 12
