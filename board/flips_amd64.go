@@ -7,9 +7,11 @@ import "os"
 // Towards higher squares the first square of a ray that is not the opponent's is its lowest
 // bit (x & -x); towards lower squares its highest, found by the vector leading-zero count that
 // only AVX-512 has. A ray flips when that square is the mover's. With AVX2 but not AVX-512
-// (flipsAVX2) the lower rays are filled from the move through the opponent's discs instead,
-// as in Edax's flip_avx_ppfill. flipsGo is the twin of both, used elsewhere, and they are
-// tested against it (TestFlipsAVX512, TestFlipsAVX2).
+// (flipsAVX2) each lower ray's mover discs are spread down the ray instead (three shifts),
+// and the squares above the highest of them flip when it lies above the highest empty square
+// of the ray (a signed compare: lower rays never reach bit 63), the idea of Edax's
+// flip_avx_acepck; docs/board.md has the timings. flipsGo is the twin of both, used
+// elsewhere, and they are tested against it (TestFlipsAVX512, TestFlipsAVX2).
 
 // hasAVX512 is set once at start-up, like hasAVX2 (GODEBUG cpu.avx512f=off or cpu.all=off
 // turns it off).

@@ -54,9 +54,8 @@ TEXT ·flipsAVX512(SB), NOSPLIT, $0-32
 	MOVQ AX, ret+24(FP)
 	RET
 
-// Lanes of the lower rays (-1, -8, -7, -9): the shift of one step and of two, and the
-// squares an opponent disc can be flipped on along each direction (not on the edge it runs
-// into), so that a fill never wraps round the board.
+// Lanes of the lower rays (-1, -8, -7, -9): one step, two and four, to spread the mover's
+// discs down a ray.
 DATA flipShift1<>+0(SB)/8, $1
 DATA flipShift1<>+8(SB)/8, $8
 DATA flipShift1<>+16(SB)/8, $7
@@ -67,11 +66,11 @@ DATA flipShift2<>+8(SB)/8, $16
 DATA flipShift2<>+16(SB)/8, $14
 DATA flipShift2<>+24(SB)/8, $18
 GLOBL flipShift2<>(SB), RODATA|NOPTR, $32
-DATA flipInner<>+0(SB)/8, $0x7e7e7e7e7e7e7e7e
-DATA flipInner<>+8(SB)/8, $0x00ffffffffffff00
-DATA flipInner<>+16(SB)/8, $0x007e7e7e7e7e7e00
-DATA flipInner<>+24(SB)/8, $0x007e7e7e7e7e7e00
-GLOBL flipInner<>(SB), RODATA|NOPTR, $32
+DATA flipShift4<>+0(SB)/8, $4
+DATA flipShift4<>+8(SB)/8, $32
+DATA flipShift4<>+16(SB)/8, $28
+DATA flipShift4<>+24(SB)/8, $36
+GLOBL flipShift4<>(SB), RODATA|NOPTR, $32
 
 // func flipsAVX2(p, o uint64, sq Square) uint64
 TEXT ·flipsAVX2(SB), NOSPLIT, $0-32
@@ -79,8 +78,6 @@ TEXT ·flipsAVX2(SB), NOSPLIT, $0-32
 	MOVQ o+8(FP), BX
 	MOVBQZX sq+16(FP), CX
 	ANDQ $63, CX
-	MOVQ $1, SI
-	SHLQ CX, SI                  // the move's square
 	SHLQ $6, CX
 	LEAQ ·flipRays(SB), DX
 	ADDQ CX, DX
@@ -88,34 +85,22 @@ TEXT ·flipsAVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X0, Y0          // p
 	VMOVQ BX, X1
 	VPBROADCASTQ X1, Y1          // o
-	VMOVQ SI, X9
-	VPBROADCASTQ X9, Y9          // the move
 	VMOVDQU 0(DX), Y2            // rays towards higher squares
+	VMOVDQU 32(DX), Y3           // rays towards lower squares
 	VPXOR Y4, Y4, Y4             // zero
 
-	// Lower rays, with no leading-zero count in AVX2: fill from the move through o's discs,
-	// one step, one more, then two steps twice (six discs at most), and keep the fill when the
-	// next square is p's.
-	VPAND flipInner<>(SB), Y1, Y10 // o's discs that can flip
-	VMOVDQU flipShift1<>(SB), Y11
-	VMOVDQU flipShift2<>(SB), Y12
-	VPSRLVQ Y11, Y9, Y6
-	VPAND Y10, Y6, Y6            // f: the first disc
-	VPSRLVQ Y11, Y6, Y5
-	VPAND Y10, Y5, Y5
-	VPOR Y5, Y6, Y6              // up to two
-	VPSRLVQ Y11, Y10, Y13
-	VPAND Y10, Y13, Y13          // pairs of o's discs, one step apart
-	VPSRLVQ Y12, Y6, Y5
-	VPAND Y13, Y5, Y5
-	VPOR Y5, Y6, Y6              // up to four
-	VPSRLVQ Y12, Y6, Y5
-	VPAND Y13, Y5, Y5
-	VPOR Y5, Y6, Y6              // up to six
-	VPSRLVQ Y11, Y6, Y5
-	VPAND Y0, Y5, Y5             // the square after the fill, when it is p's
-	VPCMPEQQ Y4, Y5, Y5          // all ones where it is not
-	VPANDN Y6, Y5, Y6            // flips along the lower rays
+	VPAND Y0, Y3, Y5             // p's discs on the lower rays
+	VPSRLVQ flipShift1<>(SB), Y5, Y6
+	VPOR Y5, Y6, Y6
+	VPSRLVQ flipShift2<>(SB), Y6, Y7
+	VPOR Y7, Y6, Y6
+	VPSRLVQ flipShift4<>(SB), Y6, Y7
+	VPOR Y7, Y6, Y6              // the ray at and below its highest p
+	VPANDN Y3, Y1, Y7            // not o's
+	VPXOR Y5, Y7, Y7             // empty
+	VPCMPGTQ Y7, Y5, Y8          // the highest p above the highest empty square
+	VPANDN Y3, Y6, Y6            // the squares between the move and that p
+	VPAND Y8, Y6, Y6             // flips along the lower rays
 
 	HIGHER_RAYS_TO_AX
 	MOVQ AX, ret+24(FP)
