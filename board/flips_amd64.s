@@ -74,17 +74,13 @@ GLOBL flipShift4<>(SB), RODATA|NOPTR, $32
 
 // func flipsAVX2(p, o uint64, sq Square) uint64
 TEXT ·flipsAVX2(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), AX
-	MOVQ o+8(FP), BX
 	MOVBQZX sq+16(FP), CX
 	ANDQ $63, CX
 	SHLQ $6, CX
 	LEAQ ·flipRays(SB), DX
 	ADDQ CX, DX
-	VMOVQ AX, X0
-	VPBROADCASTQ X0, Y0          // p
-	VMOVQ BX, X1
-	VPBROADCASTQ X1, Y1          // o
+	VPBROADCASTQ p+0(FP), Y0     // p
+	VPBROADCASTQ o+8(FP), Y1     // o
 	VMOVDQU 0(DX), Y2            // rays towards higher squares
 	VMOVDQU 32(DX), Y3           // rays towards lower squares
 	VPXOR Y4, Y4, Y4             // zero
