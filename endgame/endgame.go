@@ -280,10 +280,7 @@ const noGuess = math.MinInt
 // guess is right, the first window proves the score. The result does not depend on it.
 func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	s.guess = guess
-	s.sortDeep = s.sortDeepBase
-	if s.opt.sortDeep == 0 {
-		s.sortDeep = max(s.sortDeepBase, bits.OnesCount64(^(p|o))-sortBelowRoot)
-	}
+	s.setSortDeep(bits.OnesCount64(^(p | o)))
 	s.team.set.sortDeep = s.sortDeep
 	s.team.pool.Start()
 	defer s.team.pool.Stop()
@@ -319,6 +316,15 @@ func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 		res.Score, res.Move, res.PV = 0, board.NoSquare, nil
 	}
 	return res
+}
+
+// setSortDeep sets the fewest empties at which this solver sorts by shallow searches for a
+// search whose root has rootEmpties (sortBelowRoot).
+func (s *Solver) setSortDeep(rootEmpties int) {
+	s.sortDeep = s.sortDeepBase
+	if s.opt.sortDeep == 0 {
+		s.sortDeep = max(s.sortDeepBase, rootEmpties-sortBelowRoot)
+	}
 }
 
 // orderingNodes counts the ordering nodes this solver reports: its own and its helpers'.

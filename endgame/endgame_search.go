@@ -329,6 +329,8 @@ func (s *Solver) Window(p, o uint64, alpha, beta int) (score int, nodes uint64, 
 	n0 := s.nodes
 	s.nextPoll = s.nodes + pollNodes
 	empties := bits.OnesCount64(^(p | o))
+	// The sort threshold follows this window's root, not the last solve's (nor the team's).
+	s.setSortDeep(empties)
 	score = s.search(p, o, alpha, beta, empties, s.rootParity(p, o))
 	return score, s.nodes - n0, s.stopped
 }

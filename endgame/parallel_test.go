@@ -172,4 +172,25 @@ func TestSortDeepByRoot(t *testing.T) {
 	if s.sortDeep != sortDeepEmpties || h.sortDeep != sortDeepEmpties {
 		t.Fatalf("14 empties: sort from %d (helper %d), want %d", s.sortDeep, h.sortDeep, sortDeepEmpties)
 	}
+	// Window, the midgame search's hand-over, sets the threshold by its own root too, on the
+	// solver and on a helper, after a solve that set another one.
+	for _, c := range []struct{ empties, want int }{{34, 22}, {14, sortDeepEmpties}, {30, 18}} {
+		p := uint64(1)<<uint(64-c.empties) - 1
+		s.Solve(p, 0, -64, 64)
+		h.adopt()
+		for _, x := range []*Solver{s, h} {
+			if v, _, _ := x.Window(b.P, b.O, -64, 64); v != 18 {
+				t.Fatalf("Window of FFO #1: %d, want 18", v)
+			}
+			if x.sortDeep != sortDeepEmpties {
+				t.Fatalf("Window at 14 empties after a solve of %d: sort from %d, want %d", c.empties, x.sortDeep, sortDeepEmpties)
+			}
+			if v, _, _ := x.Window(p, 0, -64, 64); v != 64 {
+				t.Fatalf("Window of p alone: %d, want 64", v)
+			}
+			if x.sortDeep != c.want {
+				t.Fatalf("Window at %d empties: sort from %d, want %d", c.empties, x.sortDeep, c.want)
+			}
+		}
+	}
 }
