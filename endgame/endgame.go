@@ -43,6 +43,8 @@ type SolverOptions struct {
 	sortStep         int   // the shallow search is one ply deeper every sortStep empties above sortDeep (0: never)
 	etcEmpties       int   // fewest empties for enhanced transposition cutoffs (0: default)
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
+	wCorner          int32 // fastest-first weight of corner stability (0: default, <0: none)
+	cornerEmpties    int   // fewest empties at which it is weighed (0: default)
 	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
 	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default)
 }
@@ -92,6 +94,8 @@ type Solver struct {
 	sortMargin       int
 	sortDeeper       int
 	wMob, wPot, wPar int32
+	wCorner          int32
+	cornerEmpties    int
 	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
 	// HintEmpties empties where the solver's own table has none (noMove: no hint).
 	hint func(p, o uint64) int
@@ -197,6 +201,16 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	s.wMob, s.wPot, s.wPar = opt.wMob, opt.wPot, opt.wPar
 	if s.wMob == 0 {
 		s.wMob, s.wPot, s.wPar = 64, 8, 24
+	}
+	s.wCorner, s.cornerEmpties = opt.wCorner, opt.cornerEmpties
+	if s.wCorner == 0 {
+		s.wCorner = 32
+	}
+	if s.wCorner < 0 {
+		s.wCorner = 0
+	}
+	if s.cornerEmpties <= 0 {
+		s.cornerEmpties = cornerEmpties
 	}
 	if s.aspStep <= 0 {
 		s.aspStep = 2
