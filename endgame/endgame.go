@@ -45,6 +45,8 @@ type SolverOptions struct {
 	wMob, wPot, wPar int32 // fastest-first weights (0: default)
 	wCorner          int32 // fastest-first weight of corner stability (0: default, <0: none)
 	cornerEmpties    int   // fewest empties at which it is weighed (0: default)
+	wBad             int32 // fastest-first penalty of the squares next to an empty corner (0: default, <0: none)
+	noBadOrder       bool  // the nodes of 4 and 5 empties do not put those squares last
 	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
 	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default)
 }
@@ -94,7 +96,7 @@ type Solver struct {
 	sortMargin       int
 	sortDeeper       int
 	wMob, wPot, wPar int32
-	wCorner          int32
+	wCorner, wBad    int32
 	cornerEmpties    int
 	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
 	// HintEmpties empties where the solver's own table has none (noMove: no hint).
@@ -208,6 +210,13 @@ func NewSolverWith(opt SolverOptions) *Solver {
 	}
 	if s.wCorner < 0 {
 		s.wCorner = 0
+	}
+	s.wBad = opt.wBad
+	if s.wBad == 0 {
+		s.wBad = 16
+	}
+	if s.wBad < 0 {
+		s.wBad = 0
 	}
 	if s.cornerEmpties <= 0 {
 		s.cornerEmpties = cornerEmpties

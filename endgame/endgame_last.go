@@ -239,6 +239,25 @@ func (s *Solver) solve4(p, o uint64, alpha, beta int) int {
 	x3 := bits.TrailingZeros64(e)
 	e &= e - 1
 	x4 := bits.TrailingZeros64(e)
+	if !s.opt.noBadOrder {
+		// The squares next to an empty corner last, then the parity order: FFO #45-#49
+		// 992.5 M nodes against 1,002.7 M. Sorting by square class every time cost more.
+		all := ^(p | o)
+		if b := badSquares(all) & all; b != 0 {
+			g := all &^ b
+			var xs [4]int
+			k := 0
+			for ; g != 0; g &= g - 1 {
+				xs[k&3] = bits.TrailingZeros64(g)
+				k++
+			}
+			for ; b != 0; b &= b - 1 {
+				xs[k&3] = bits.TrailingZeros64(b)
+				k++
+			}
+			x1, x2, x3, x4 = xs[0], xs[1], xs[2], xs[3]
+		}
+	}
 	if s.opt.Parity {
 		// Squares come in increasing order, so equal quadrants are adjacent except for the
 		// pairs split by a row boundary; sort the four by quadrant, then put the quadrants

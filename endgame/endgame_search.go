@@ -78,14 +78,15 @@ var squareValue = [64]int32{
 }
 
 // genMoves fills l with the legal moves of p, scored for fastest-first order: fewest
-// (corner-weighted) opponent replies, then the mover's corner stability, parity, corners and
-// the static square value.
+// (corner-weighted) opponent replies, then the mover's corner stability, parity, a penalty
+// for the squares next to an empty corner (badSquares) and the static square value.
 // moves are p's legal moves, or unknownMoves.
 func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, ttMove int, moves uint64) {
 	l.n = 0
 	if moves == unknownMoves {
 		moves = board.LegalMoves(p, o)
 	}
+	bad := badSquares(^(p | o))
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
@@ -106,6 +107,7 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 		if empties >= s.cornerEmpties {
 			score += s.wCorner * int32(cornerStability(no))
 		}
+		score -= s.wBad * int32(bad>>uint(sq&63)&1)
 		if s.opt.Parity && parity&quadrant[sq] != 0 {
 			score += s.wPar
 		}
@@ -132,6 +134,26 @@ func cornerStability(x uint64) int {
 	st := ((x&0x0100000000000001)<<1 | (x&0x8000000000000080)>>1 | (x&0x0000000000000081)<<8 | (x&0x8100000000000000)>>8 | corners) & x
 	return bits.OnesCount64(st)
 }
+
+// badSquares returns the squares next to the empty corners among empty (the C and X squares
+// of those corners): a move there often hands the corner to the opponent. The four corner
+// bits are gathered into an index by one multiplication (no two partial products meet).
+func badSquares(empty uint64) uint64 {
+	return badSquaresOf[(empty&corners)*0x1040000000000041>>60]
+}
+
+// badSquaresOf[i] is badSquares for the empty corners given by the bits of i (a1, h1, a8, h8).
+var badSquaresOf = func() (t [16]uint64) {
+	near := [4]uint64{0x0000000000000302, 0x000000000000C040, 0x0203000000000000, 0x40C0000000000000}
+	for i := range t {
+		for c := 0; c < 4; c++ {
+			if i&(1<<c) != 0 {
+				t[i] |= near[c]
+			}
+		}
+	}
+	return
+}()
 
 // potentialMobility counts the empty squares next to p's opponent o... here: next to the
 // discs of no, where np (to move) could later play.
@@ -417,11 +439,23 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint, moves u
 		}
 		first = legal & odd
 	}
-	for pass := 0; pass < 2; pass++ {
-		xs := first
-		if pass == 1 {
-			xs = legal &^ first
-		}
+	// Within each parity class, the squares next to an empty corner come last: FFO #45-#49
+	// 1,021.8 M nodes against 1,047.7 M (with squares next to any corner, 1,036.4 M).
+	bad := badSquares(^(p | o))
+	if !s.opt.Parity {
+		first = 0
+	}
+	if s.opt.noBadOrder {
+		bad = 0
+	}
+	sets := [4]uint64{first, legal &^ first}
+	nsets := 2
+	if legal&bad != 0 {
+		sets = [4]uint64{first &^ bad, first & bad, legal &^ first &^ bad, legal &^ first & bad}
+		nsets = 4
+	}
+	for pass := 0; pass < nsets; pass++ {
+		xs := sets[pass]
 		for ; xs != 0; xs &= xs - 1 {
 			sq := bits.TrailingZeros64(xs)
 			f := flips(p, o, sq)

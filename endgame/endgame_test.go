@@ -75,8 +75,11 @@ func solverVariants() map[string]SolverOptions {
 	withEval.sortDeep = 6 // reach the evaluation's ordering code in small positions too
 	mobOrder := all
 	mobOrder.sortDeep = 6
+	mobOrder.cornerEmpties = 6 // the corner-stability term in small positions too
+	plain := all
+	plain.noBadOrder, plain.wBad, plain.wCorner = true, -1, -1
 	return map[string]SolverOptions{"all": all, "notable": noTable, "nostability": noStab, "noparity": noPar, "nolast4": noLast,
-		"evalorder": withEval, "mobilityorder": mobOrder}
+		"evalorder": withEval, "mobilityorder": mobOrder, "plainorder": plain}
 }
 
 // TestSolverMatchesMinimax compares exact scores and fail-soft bounds with plain minimax on
@@ -194,6 +197,39 @@ func TestLastFlips(t *testing.T) {
 		want := bits.OnesCount64(board.Flips(p, o, board.Square(sq)))
 		if got := lastFlips(p, sq); got != want {
 			t.Fatalf("sq %v p %x: lastFlips %d, Flips %d", board.Square(sq), p, got, want)
+		}
+	}
+}
+
+// TestOrderingSquares checks badSquares and cornerStability against square-by-square
+// definitions on random boards.
+func TestOrderingSquares(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	cornerSq := [4]int{0, 7, 56, 63}
+	for i := 0; i < 20000; i++ {
+		x := r.Uint64() & r.Uint64()
+		var bad uint64
+		stable := 0
+		for _, c := range cornerSq {
+			cf, cr := c&7, c>>3
+			for sq := 0; sq < 64; sq++ {
+				f, rk := sq&7, sq>>3
+				near := sq != c && abs(f-cf) <= 1 && abs(rk-cr) <= 1
+				if near && x&(1<<uint(c)) != 0 {
+					bad |= 1 << uint(sq) // x is the empty squares here
+				}
+				// for stability x is the discs: the corner, and its edge neighbours when x has the corner
+				onEdge := near && (f == cf || rk == cr)
+				if x&(1<<uint(c)) != 0 && x&(1<<uint(sq)) != 0 && (sq == c || onEdge) {
+					stable++
+				}
+			}
+		}
+		if got := badSquares(x); got != bad {
+			t.Fatalf("badSquares(%#x) = %#x, want %#x", x, got, bad)
+		}
+		if got := cornerStability(x); got != stable {
+			t.Fatalf("cornerStability(%#x) = %d, want %d", x, got, stable)
 		}
 	}
 }
