@@ -125,7 +125,7 @@ const potentialEmpties = 10
 // (cornerStability) after the move, wCorner a half mobility unit per disc: FFO #45-#49
 // 1,047.7 M nodes against 1,155.6 M without it; from 9 empties 1,064.8 M, from 11 1,060.6 M;
 // weights 16-24 within 1%, 40 +3%. Discs stable along the whole edge instead order no better
-// and cost more (docs/endgame.md).
+// and cost more (docs/tried-and-rejected.md).
 const cornerEmpties = 10
 
 // cornerStability counts the corners of x and the edge squares next to x's corners: discs
