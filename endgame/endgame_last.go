@@ -66,6 +66,13 @@ func init() {
 			}
 		}
 	}
+	for i := range badSquaresOf {
+		for c, sq := range [4]int{0, 7, 56, 63} {
+			if i&(1<<uint(c)) != 0 {
+				badSquaresOf[i] |= neighbours[sq]
+			}
+		}
+	}
 	for sq := 0; sq < 64; sq++ {
 		lastFlipCount[sq].diag, lastFlipCount[sq].anti = diagMask[sq], antiMask[sq]
 		bit := uint64(1) << uint(sq)

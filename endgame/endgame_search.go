@@ -143,18 +143,9 @@ func badSquares(empty uint64) uint64 {
 	return badSquaresOf[(empty&corners)*0x1040000000000041>>60]
 }
 
-// badSquaresOf[i] is badSquares for the empty corners given by the bits of i (a1, h1, a8, h8).
-var badSquaresOf = func() (t [16]uint64) {
-	near := [4]uint64{0x0000000000000302, 0x000000000000C040, 0x0203000000000000, 0x40C0000000000000}
-	for i := range t {
-		for c := 0; c < 4; c++ {
-			if i&(1<<c) != 0 {
-				t[i] |= near[c]
-			}
-		}
-	}
-	return
-}()
+// badSquaresOf[i] is badSquares for the empty corners given by the bits of i (a1, h1, a8,
+// h8): the union of those corners' neighbours (filled in init, after neighbours).
+var badSquaresOf [16]uint64
 
 // potentialMobility counts the empty squares next to p's opponent o... here: next to the
 // discs of no, where np (to move) could later play.
@@ -430,7 +421,7 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint, moves u
 	if legal == unknownMoves {
 		legal = board.LegalMoves(p, o)
 	}
-	first := legal
+	first := uint64(0) // without parity, all moves in the second class
 	if s.opt.Parity {
 		var odd uint64
 		for q := 0; q < 4; q++ {
@@ -443,9 +434,6 @@ func (s *Solver) mid(p, o uint64, alpha, beta, empties int, parity uint, moves u
 	// Within each parity class, the squares next to an empty corner come last: FFO #45-#49
 	// 1,021.8 M nodes against 1,047.7 M (with squares next to any corner, 1,036.4 M).
 	bad := badSquares(^(p | o))
-	if !s.opt.Parity {
-		first = 0
-	}
 	if s.opt.noBadOrder {
 		bad = 0
 	}
