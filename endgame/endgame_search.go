@@ -88,6 +88,7 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 	}
 	// wBad, a quarter mobility unit: FFO #45-#49 1,002.7 M nodes against 1,021.8 M without.
 	bad := badSquares(^(p | o))
+	scored := uint64(0)
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
@@ -99,6 +100,7 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 			m.score, m.reply = 1<<30, unknownMoves
 			continue
 		}
+		scored++
 		rep := board.LegalMoves(np, no)
 		m.reply = rep
 		score := squareValue[sq] - s.wMob*int32(bits.OnesCount64(rep)+bits.OnesCount64(rep&corners))
@@ -113,6 +115,9 @@ func (s *Solver) genMoves(l *moveList, p, o uint64, empties int, parity uint, tt
 			score += s.wPar
 		}
 		m.score = score
+	}
+	if l.n > 1 { // as Edax, which scores no single move
+		s.scored += scored
 	}
 }
 
@@ -265,6 +270,7 @@ func (s *Solver) deep(p, o uint64, alpha, beta, empties int, parity uint) int {
 		// window ends the node before any search.
 		for i := 0; i < list.n; i++ {
 			m := &list.m[i]
+			s.scored++
 			if e, ok := s.tt.probe(o^m.flips, p|m.flips|1<<uint(m.sq)); ok && int(e.sel) <= s.level && -int(e.upper) >= beta {
 				return -int(e.upper)
 			}

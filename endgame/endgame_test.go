@@ -55,6 +55,30 @@ func randomPosition(r *rand.Rand, empties int) (p, o uint64, ok bool) {
 	return p, o, true
 }
 
+// A solve of 5 or 6 empties scores its root's moves and nothing below (the nodes of 5 empties
+// and fewer are not sorted): ScoredNodes is the root's number of legal moves, 0 for a single
+// move, as Edax counts them.
+func TestScoredNodesAtRoot(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := NewSolverWith(DefaultSolverOptions(1))
+	checked := 0
+	for checked < 500 {
+		p, o, ok := randomPosition(r, 5+r.IntN(2))
+		n := bits.OnesCount64(board.LegalMoves(p, o))
+		if !ok || n == 0 {
+			continue
+		}
+		want := uint64(n)
+		if n == 1 {
+			want = 0
+		}
+		if res := s.Solve(p, o, -64, 64); res.ScoredNodes != want {
+			t.Fatalf("p %#x o %#x: %d legal moves, ScoredNodes %d", p, o, n, res.ScoredNodes)
+		}
+		checked++
+	}
+}
+
 func solverVariants() map[string]SolverOptions {
 	all := DefaultSolverOptions(4)
 	all.TableEmpties = 6 // reach the table code in small positions too

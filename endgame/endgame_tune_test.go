@@ -101,7 +101,7 @@ func TestTune(t *testing.T) {
 		"etc16":         func(o *SolverOptions) { o.etcEmpties = 16 },
 		"etc13":         func(o *SolverOptions) { o.etcEmpties = 13 },
 		"etc12":         func(o *SolverOptions) { o.etcEmpties = 12 },
-		"pot16":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 16, 24 },
+		"pot8":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 24 },
 		"pot0":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
 		"par48":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
 		"par8":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },

@@ -52,6 +52,7 @@ type endSplit struct {
 	moves          [34]endMove
 	next, n        int    // moves[next:n] are still to be handed out (Mu)
 	evalNodes      uint64 // the helpers' ordering nodes, handed over as they leave (Mu)
+	scoredNodes    uint64 // the same for their scored positions (Mu)
 }
 
 // Join is run by a helper thread: the split's remaining moves with the helper's Solver.
@@ -74,7 +75,7 @@ func (s *Solver) adopt() {
 // work searches moves of the split until none is left or the split is aborted. Every
 // thread's nodes end up counted once, with the split's owner.
 func (sp *endSplit) work(s *Solver) {
-	n0, e0 := s.nodes, s.orderingNodes()
+	n0, e0, c0 := s.nodes, s.orderingNodes(), s.scoredNodes()
 	for !s.stopped {
 		sp.Mu.Lock()
 		if sp.next >= sp.n {
@@ -112,10 +113,12 @@ func (sp *endSplit) work(s *Solver) {
 	}
 	if s != sp.owner {
 		sp.HandNodes(&s.nodes, &s.nextPoll, n0)
-		d := s.orderingNodes() - e0
+		d, c := s.orderingNodes()-e0, s.scoredNodes()-c0
 		s.evalHanded += d
+		s.scoredHanded += c
 		sp.Mu.Lock()
 		sp.evalNodes += d
+		sp.scoredNodes += c
 		sp.Mu.Unlock()
 	}
 }
@@ -135,7 +138,7 @@ func (s *Solver) trySplit(list *moveList, i int, p, o uint64, alpha, beta, empti
 	sp.p, sp.o, sp.empties, sp.parity, sp.root = p, o, empties, parity, root
 	sp.alpha, sp.beta, sp.best, sp.bestMove = alpha, beta, best, bestMove
 	sp.n = copy(sp.moves[:], list.m[i:list.n])
-	sp.next, sp.evalNodes = 0, 0
+	sp.next, sp.evalNodes, sp.scoredNodes = 0, 0, 0
 	th := tm.pool.Thread(s.thread)
 	if !tm.pool.Split(th, &sp.Split) {
 		return 0, 0, false
@@ -146,6 +149,7 @@ func (s *Solver) trySplit(list *moveList, i int, p, o uint64, alpha, beta, empti
 	s.nSplits--
 	s.nodes += sp.Nodes()
 	s.evalHanded -= sp.evalNodes
+	s.scoredHanded -= sp.scoredNodes
 	// The owner's children may have stopped because a helper's cutoff aborted the split;
 	// only a stop of the whole solve or an abort above the split stops the owner.
 	s.stopped = tm.halt.Load() || th.Split.Aborted()

@@ -111,9 +111,10 @@ func TestParallelAllocatesNothingPerNode(t *testing.T) {
 	}
 }
 
-// The ordering searches' nodes are reported apart from Nodes, and a parallel solve reports
-// every thread's: the helpers hand theirs over to the split's owner, so the result reports
-// exactly what the team's raw counters (never handed on) grew by during the solve.
+// The ordering searches' nodes and the scored positions are reported apart from Nodes, and a
+// parallel solve reports every thread's: the helpers hand theirs over to the split's owner,
+// so the result reports exactly what the team's raw counters (never handed on) grew by
+// during the solve.
 func TestOrderingNodesCounted(t *testing.T) {
 	ps := ffoProblems(t, "20-39")[:3] // 20-22 empties: helpers sort moves too
 	for _, threads := range []int{1, 2} {
@@ -121,26 +122,35 @@ func TestOrderingNodesCounted(t *testing.T) {
 		opt.Eval = testEval(t)
 		opt.Threads, opt.SplitEmpties = threads, 7
 		s := NewSolverWith(opt)
-		sum := func() (n uint64) {
+		sum := func() (eval, scored uint64) {
 			for _, m := range s.team.members {
-				n += m.evalNodes
+				eval += m.evalNodes
+				scored += m.scored
 			}
-			return n
+			return eval, scored
 		}
-		var got uint64
+		var got, gotScored uint64
 		for _, pr := range ps {
-			before := sum()
-			res := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
-			if want, _ := pr.Best(); res.Score != want {
-				t.Fatalf("%d threads: score %d, want %d", threads, res.Score, want)
+			// A null window just under the known score: the solve fails high and extracts no
+			// PV, whose work (on any thread) is left out of every count.
+			want, _ := pr.Best()
+			e0, c0 := sum()
+			res := s.Solve(pr.Board.P, pr.Board.O, want-1, want)
+			if res.Score < want {
+				t.Fatalf("%d threads: score %d, want at least %d", threads, res.Score, want)
 			}
-			if d := sum() - before; d != res.OrderingNodes {
-				t.Fatalf("%d threads: the team searched %d ordering nodes, the result says %d", threads, d, res.OrderingNodes)
+			e1, c1 := sum()
+			if e1-e0 != res.OrderingNodes {
+				t.Fatalf("%d threads: the team searched %d ordering nodes, the result says %d", threads, e1-e0, res.OrderingNodes)
+			}
+			if c1-c0 != res.ScoredNodes {
+				t.Fatalf("%d threads: the team scored %d positions, the result says %d", threads, c1-c0, res.ScoredNodes)
 			}
 			got += res.OrderingNodes
+			gotScored += res.ScoredNodes
 		}
-		if got == 0 {
-			t.Fatalf("%d threads: no ordering nodes in three solves of 20-22 empties", threads)
+		if got == 0 || gotScored == 0 {
+			t.Fatalf("%d threads: %d ordering nodes and %d scored positions in three solves of 20-22 empties", threads, got, gotScored)
 		}
 		if threads == 2 && s.ParallelStats().Splits == 0 {
 			t.Fatal("no split point was opened")

@@ -71,6 +71,7 @@ type ProblemTotals struct {
 	Nodes          uint64 // presearches included
 	PresearchNodes uint64
 	OrderingNodes  uint64        // SolveResult.OrderingNodes, not in Nodes
+	ScoredNodes    uint64        // SolveResult.ScoredNodes, not in Nodes
 	Time, CPU      time.Duration // sums of the results' Elapsed and CPU
 	Wrong          int           // results with Wrong set
 	// Parallel sums the thread pools' counts (zero with one thread per position).
@@ -134,6 +135,7 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 		tot.Nodes += r.Nodes
 		tot.PresearchNodes += r.PresearchNodes
 		tot.OrderingNodes += r.OrderingNodes
+		tot.ScoredNodes += r.ScoredNodes
 		tot.Time += r.Elapsed
 		tot.CPU += r.CPU
 		if r.Wrong {

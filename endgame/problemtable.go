@@ -93,6 +93,12 @@ func (t ProblemTable) Totals(tot ProblemTotals) {
 		fmt.Fprintf(t.W, "ordering: %d more nodes in the shallow searches that sort moves far from the leaves; with them %d nodes, %.1f Mn/s\n",
 			n, tot.Nodes+n, float64(tot.Nodes+n)/tot.Time.Seconds()/1e6)
 	}
+	if n := tot.ScoredNodes; n > 0 {
+		// Edax counts these too (SolveResult.ScoredNodes); Egaroucid does not.
+		all := tot.Nodes + tot.OrderingNodes + n
+		fmt.Fprintf(t.W, "scored: %d more positions scored by the move order or probed for transposition cutoffs, not searched; Edax's count, with them and the ordering nodes: %d nodes, %.1f Mn/s\n",
+			n, all, float64(all)/tot.Time.Seconds()/1e6)
+	}
 	if p := tot.Parallel; p.Splits > 0 {
 		fmt.Fprintf(t.W, "parallel: %d split points, %d joins, helper threads idle %.1f%% of their time\n", p.Splits, p.Joins, 100*p.Idle.Seconds()/(p.Idle+p.Busy).Seconds())
 	}
