@@ -102,6 +102,8 @@ func TestTune(t *testing.T) {
 		"etc13":         func(o *SolverOptions) { o.etcEmpties = 13 },
 		"etc12":         func(o *SolverOptions) { o.etcEmpties = 12 },
 		"pot8":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 24 },
+		"pot24":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 24, 24 },
+		"pot32":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 32, 24 },
 		"pot0":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 1, 24 },
 		"par48":         func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 48 },
 		"par8":          func(o *SolverOptions) { o.wMob, o.wPot, o.wPar = 64, 8, 8 },
