@@ -76,8 +76,8 @@ type SolveResult struct {
 	// and Egaroucid count theirs among their nodes: Nodes+OrderingNodes compares with them.
 	OrderingNodes uint64
 	// ScoredNodes counts the positions made and looked at without a search, not in Nodes:
-	// each move the fastest-first order scores (not the table's move) and each child probed for
-	// an enhanced transposition cutoff. Edax counts both among its nodes (its COUNT_NODES 7:
+	// each move the fastest-first order scores (not the table's move, nor a single legal move)
+	// and each child probed for an enhanced transposition cutoff. Edax counts both among its nodes (its COUNT_NODES 7:
 	// SEARCH_UPDATE_ALL_NODES in movelist_evaluate_fast and search_ETC_NWS); Egaroucid does
 	// not, nor does Nodes. Nodes+OrderingNodes+ScoredNodes compares with Edax's count.
 	ScoredNodes uint64
