@@ -49,6 +49,7 @@ type SolverOptions struct {
 	noBadOrder       bool  // the nodes of 4 and 5 empties do not put those squares last
 	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
 	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default)
+	stabAlpha        int   // stability cutoffs from this alpha (0: default)
 }
 
 // DefaultSolverOptions returns the options with every technique on and a table of ttMiB MiB.
@@ -104,6 +105,9 @@ type Solver struct {
 	wMob, wPot, wPar int32
 	wCorner, wBad    int32
 	cornerEmpties    int
+	// stabAlpha is the lowest alpha at which a node of 4 empties or more tries a stability
+	// cutoff; above 64 (inf), never.
+	stabAlpha int
 	// hint, when set (SetMoveHint), names a move to search first at nodes of at least
 	// HintEmpties empties where the solver's own table has none (noMove: no hint).
 	hint func(p, o uint64) int
@@ -246,6 +250,13 @@ func NewSolverWith(opt SolverOptions) *Solver {
 		s.tt = &endTT{}
 	} else {
 		s.tt = newEndTT(opt.TableMiB)
+	}
+	s.stabAlpha = opt.stabAlpha
+	if s.stabAlpha == 0 {
+		s.stabAlpha = stabilityAlpha
+	}
+	if !opt.Stability {
+		s.stabAlpha = inf
 	}
 	s.splitEmpties = opt.SplitEmpties
 	if s.splitEmpties <= 0 {

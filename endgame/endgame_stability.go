@@ -20,9 +20,6 @@ var edgeStable [256][256]uint8
 // byteToFileA[b] spreads byte b onto file a: bit i goes to square a(i+1), bit 8i.
 var byteToFileA [256]uint64
 
-// fullDiag and fullAnti list the diagonals of three squares or more.
-var fullDiag, fullAnti [11]uint64
-
 func init() {
 	done := make([]bool, 256*256)
 	for p := 0; p < 256; p++ {
@@ -36,18 +33,6 @@ func init() {
 		for i := 0; i < 8; i++ {
 			if b>>uint(i)&1 != 0 {
 				byteToFileA[b] |= 1 << uint(8*i)
-			}
-		}
-	}
-	for k := 0; k < 11; k++ {
-		// The a1-h8 diagonal with file - rank = k-5, the a8-h1 one with file + rank = k+2.
-		for sq := 0; sq < 64; sq++ {
-			c, r := sq&7, sq>>3
-			if c-r == k-5 {
-				fullDiag[k] |= 1 << uint(sq)
-			}
-			if c+r == k+2 {
-				fullAnti[k] |= 1 << uint(sq)
 			}
 		}
 	}
@@ -98,8 +83,12 @@ func edgeFlips(p, o, x int) int {
 }
 
 // fullLines returns, for each of the four directions, the squares whose line in that
-// direction is completely occupied.
+// direction is completely occupied. The diagonals: the empty squares spread both ways along
+// them by shifts of 1, 2 and 4 steps; the squares they do not reach have full diagonals
+// (without branches, where a loop over the diagonals was a tenth of the last-4 code's
+// stability cutoff).
 func fullLines(occ uint64) (h, v, d, a uint64) {
+	const notA, notH = 0xFEFEFEFEFEFEFEFE, 0x7F7F7F7F7F7F7F7F
 	x := occ & (occ >> 4)
 	x &= x >> 2
 	x &= x >> 1
@@ -108,15 +97,28 @@ func fullLines(occ uint64) (h, v, d, a uint64) {
 	y &= y >> 16
 	y &= y >> 8
 	v = (y & 0xFF) * fileA
-	for k := 0; k < 11; k++ {
-		if occ&fullDiag[k] == fullDiag[k] {
-			d |= fullDiag[k]
-		}
-		if occ&fullAnti[k] == fullAnti[k] {
-			a |= fullAnti[k]
-		}
-	}
+	e := ^occ
+	d = ^(spreadUp(e, 9, notA) | spreadDown(e, 9, notH))
+	a = ^(spreadUp(e, 7, notH) | spreadDown(e, 7, notA))
 	return
+}
+
+// spreadUp spreads x towards higher squares by steps of s, never into the squares outside
+// mask (those a step would wrap into); spreadDown the same towards lower squares.
+func spreadUp(x uint64, s uint, mask uint64) uint64 {
+	x |= mask & (x << s)
+	mask &= mask << s
+	x |= mask & (x << (2 * s))
+	mask &= mask << (2 * s)
+	return x | mask&(x<<(4*s))
+}
+
+func spreadDown(x uint64, s uint, mask uint64) uint64 {
+	x |= mask & (x >> s)
+	mask &= mask >> s
+	x |= mask & (x >> (2 * s))
+	mask &= mask >> (2 * s)
+	return x | mask&(x>>(4*s))
 }
 
 // stableDiscs returns a subset of p's discs that can never flip (see the file comment).

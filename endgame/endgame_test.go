@@ -468,3 +468,42 @@ func TestSolveWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestFullLines checks fullLines against a walk from every square along each direction to
+// the board's edges, on random occupancies of every density.
+func TestFullLines(t *testing.T) {
+	full := func(occ uint64, sq, dc, dr int) bool {
+		for _, sign := range []int{1, -1} {
+			c, r := sq&7, sq>>3
+			for c >= 0 && c < 8 && r >= 0 && r < 8 {
+				if occ>>uint(r*8+c)&1 == 0 {
+					return false
+				}
+				c, r = c+sign*dc, r+sign*dr
+			}
+		}
+		return true
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 20000; i++ {
+		occ := ^uint64(0)
+		for k := r.IntN(12); k > 0; k-- {
+			occ &^= 1 << uint(r.IntN(64))
+		}
+		if i%4 == 0 {
+			occ = r.Uint64() | r.Uint64()
+		}
+		var want [4]uint64
+		for sq := 0; sq < 64; sq++ {
+			for k, d := range [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}} {
+				if full(occ, sq, d[0], d[1]) {
+					want[k] |= 1 << uint(sq)
+				}
+			}
+		}
+		h, v, d, a := fullLines(occ)
+		if got := [4]uint64{h, v, d, a}; got != want {
+			t.Fatalf("fullLines(%#x) = %#x, want %#x", occ, got, want)
+		}
+	}
+}

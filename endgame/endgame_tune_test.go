@@ -144,6 +144,8 @@ func TestTune(t *testing.T) {
 		"etc10":         func(o *SolverOptions) { o.etcEmpties = 10 },
 		"etc9":          func(o *SolverOptions) { o.etcEmpties = 9 },
 		"mo7":           func(o *SolverOptions) { o.midOrderEmpties = 7 },
+		"sc8":           func(o *SolverOptions) { o.stabAlpha = 8 },
+		"sc2":           func(o *SolverOptions) { o.stabAlpha = 2 },
 		"sd14":          func(o *SolverOptions) { o.sortDeep = 14 },
 		"sd15":          func(o *SolverOptions) { o.sortDeep = 15 },
 		"sd17":          func(o *SolverOptions) { o.sortDeep = 17 },
