@@ -386,9 +386,10 @@ func (s *Solver) Window(p, o uint64, alpha, beta int) (score int, nodes uint64, 
 }
 
 // midOrderEmpties: from this many empties on, mid sorts the moves fastest-first; below it the
-// parity order is cheaper than the nodes it saves. From 6 rather than 7 (with the table from 9
-// empties): FFO #40-#44 10% fewer nodes in the same CPU time; from 5, 20% fewer in 8% more.
-const midOrderEmpties = 6
+// parity order is cheaper than the nodes it saves. From 7 since the stability cutoffs at 4
+// and 5 empties (b5c1fb1; from 6 before): FFO #40-#49 7% more nodes in 1.9% less time, and
+// less time on each of #45-#49, #51 and #52 (docs/endgame.md).
+const midOrderEmpties = 7
 
 // mid is the alpha-beta (fail-soft) of nodes between the table and the last-4 code.
 // moves are p's legal moves, or unknownMoves.
