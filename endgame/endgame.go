@@ -46,7 +46,7 @@ type SolverOptions struct {
 	wCorner          int32 // fastest-first weight of corner stability (0: default, <0: none)
 	cornerEmpties    int   // fewest empties at which it is weighed (0: default)
 	wBad             int32 // fastest-first penalty of the squares next to an empty corner (0: default, <0: none)
-	noBadOrder       bool  // the nodes of 4 and 5 empties do not put those squares last
+	noBadOrder       bool  // the unsorted nodes (4-6 empties) do not put those squares last
 	sortMargin       int   // the shallow-search sort's window below the best move so far (0: default)
 	sortDeeper       int   // fewest empties at which that search is 2 plies deeper (0: default)
 	stabAlpha        int   // stability cutoffs from this alpha (0: default)
