@@ -236,7 +236,8 @@ func (s *Solver) solve3(p, o uint64, alpha, beta int, x1, x2, x3 int) int {
 
 // solve4 solves a position with four empty squares. Squares alone in their quadrant are tried
 // first (parity): a lone empty square often ends a region with the last move there. The
-// stability cutoff is tried here too: a quarter of the nodes below 5 empties go with it.
+// stability cutoff is tried here too (with the one at 5 empties, FFO #45-#49 730.3 M nodes
+// instead of 987.2 M).
 func (s *Solver) solve4(p, o uint64, alpha, beta int) int {
 	s.nodes++
 	if v, ok := s.stabilityCutoff(p, o, alpha); ok {

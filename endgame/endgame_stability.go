@@ -85,8 +85,7 @@ func edgeFlips(p, o, x int) int {
 // fullLines returns, for each of the four directions, the squares whose line in that
 // direction is completely occupied. The diagonals: the empty squares spread both ways along
 // them by shifts of 1, 2 and 4 steps; the squares they do not reach have full diagonals
-// (without branches, where a loop over the diagonals was a tenth of the last-4 code's
-// stability cutoff).
+// (no loop over the diagonals with a branch each).
 func fullLines(occ uint64) (h, v, d, a uint64) {
 	const notA, notH = 0xFEFEFEFEFEFEFEFE, 0x7F7F7F7F7F7F7F7F
 	x := occ & (occ >> 4)

@@ -147,7 +147,6 @@ func TestTune(t *testing.T) {
 		"sc8":           func(o *SolverOptions) { o.stabAlpha = 8 },
 		"sc2":           func(o *SolverOptions) { o.stabAlpha = 2 },
 		"scm1":          func(o *SolverOptions) { o.stabAlpha = -1 },
-		"scm5":          func(o *SolverOptions) { o.stabAlpha = -5 },
 		"scall":         func(o *SolverOptions) { o.stabAlpha = -64 },
 		"sd14":          func(o *SolverOptions) { o.sortDeep = 14 },
 		"sd15":          func(o *SolverOptions) { o.sortDeep = 15 },
