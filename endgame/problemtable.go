@@ -1,11 +1,13 @@
 package endgame
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/othellogo/othello/internal/atomicfile"
 )
 
 // The text of a run of problems (the solve command): which ones to solve, a line per result,
@@ -156,15 +158,20 @@ func (s SolveFile) Solve() (ProblemTotals, error) {
 	if err != nil {
 		return ProblemTotals{}, InputError{err}
 	}
-	var movesOut *os.File
+	// The file of every move's score is written whole, atomically, when the run is done: a
+	// run killed or failed before leaves an existing file as it was.
+	var movesOut *bytes.Buffer
 	if s.Run.AllMoves {
 		if s.Run.WLD || s.Run.Selectivity > 0 {
 			return ProblemTotals{}, InputError{fmt.Errorf("--all-moves solves exactly: not with --wld or --sel")}
 		}
-		if movesOut, err = os.Create(s.AllMoves); err != nil {
-			return ProblemTotals{}, InputError{err}
+		if atomicfile.SameFile(s.AllMoves, s.Path) {
+			return ProblemTotals{}, InputError{fmt.Errorf("--all-moves %s is the input file; give another output file", s.AllMoves)}
 		}
-		defer movesOut.Close()
+		if err := atomicfile.CheckWritable(s.AllMoves); err != nil {
+			return ProblemTotals{}, InputError{fmt.Errorf("%s: cannot write there: %v", s.AllMoves, err)}
+		}
+		movesOut = new(bytes.Buffer)
 	}
 	mode := "exact"
 	if s.Run.WLD {
@@ -189,15 +196,18 @@ func (s SolveFile) Solve() (ProblemTotals, error) {
 	tot, err := RunProblems(problems, selected, s.Run, func(r ProblemResult) error {
 		pr := &problems[r.Index]
 		if movesOut != nil {
-			if _, err := fmt.Fprintln(movesOut, FormatOBF(pr.Board, r.Moves)); err != nil {
-				return InputError{err}
-			}
+			fmt.Fprintln(movesOut, FormatOBF(pr.Board, r.Moves))
 		}
 		table.Row(pr, r)
 		return nil
 	})
 	if err != nil {
 		return tot, err
+	}
+	if movesOut != nil {
+		if err := atomicfile.WriteFile(s.AllMoves, movesOut.Bytes(), 0o644); err != nil {
+			return tot, fmt.Errorf("%s: %v", s.AllMoves, err)
+		}
 	}
 	table.Totals(tot)
 	return tot, nil

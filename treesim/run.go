@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/othellogo/othello/board"
 )
@@ -78,6 +79,18 @@ type Report struct {
 	Branching Stat
 	Cells     [][]Cell // [order][procs]
 	Elapsed   time.Duration
+}
+
+// ResultBytes estimates the memory Run holds for cfg's results: every tree's counts for each
+// order and number of processes, kept until the statistics over the trees are taken, and the
+// vectors those statistics are taken over. A command checks it against the memory available
+// before a run, so that a huge -trees is refused rather than ending out of memory.
+func (cfg Config) ResultBytes() uint64 {
+	trees := uint64(max(cfg.Trees, len(cfg.Positions), 0))
+	orders, procs := uint64(len(cfg.Orders)), uint64(len(cfg.Procs))
+	const sliceHeader = 24
+	perTree := uint64(unsafe.Sizeof(treeResult{})) + 2*orders*(sliceHeader+8*procs) + 6*8
+	return trees * perTree
 }
 
 // treeSeed is the seed of the i-th tree of an experiment.

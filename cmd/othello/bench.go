@@ -81,7 +81,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 			return exitError{2, err}
 		}
 	}
-	stopProfile, err := startCPUProfile(*cpuProfile)
+	stopProfile, err := startCPUProfile(*cpuProfile, *file)
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,9 @@ func runCases(t *testing.T, upFront bool, cases []cmdCase) {
 	}
 }
 
+// oldGame is a GGF record already in the file that match -ggf appends to.
+const oldGame = "(;GM[Othello]PC[earlier]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)"
+
 const ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;\n"
 
 // testFiles makes the files the cases name in a new working directory, and returns the
@@ -74,6 +77,7 @@ func testFiles(t *testing.T) (wtb, txt, ggf, xot string) {
 		"pos.txt":   "---------------------------OX------XO--------------------------- X; 0\n",
 		"bad.toml":  "[perft]\nmovez = 1\n", "perft.toml": "[perft]\nmoves = \"f5d6c3\"\n", "gtp.toml": "[gtp]\nname = \"Configured\"\ntt = 1\n",
 		"corrupt.book": "GOTHBOOK but not really a book",
+		"openings.txt": "f5d6c3\n", "games.ggf": oldGame + "\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -108,7 +112,7 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, "bad.obf: line 1", "bench", "-movetime", "1ms", "-file", "bad.obf"),
 		cl(2, "missing.obf", "bench", "-file", "missing.obf"),
 		cl(2, "nonsense", "bench", "-eval", "nonsense"),
-		cl(2, "open no/p", "bench", "-cpuprofile", "no/p", "-depth", "1", "-positions", "1"),
+		cl(2, "-cpuprofile no/p: cannot write", "bench", "-cpuprofile", "no/p", "-depth", "1", "-positions", "1"),
 		cl(2, "-threads 300", "bench", "-threads", "300"),
 		cl(2, "-parallel: parallel mode \"eager\": want ybwc or speculative", "bench", "-parallel", "eager"),
 		cl(2, "-tt 1000000000: .* memory needed", "bench", "-tt", "1000000000", "-positions", "1", "-depth", "1"),
@@ -159,9 +163,15 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, "--sel needs the pattern evaluation", "solve", "p.obf", "--sel", "3", "--eval", "mobility"),
 		cl(2, "outside the file's positions", "solve", "--only", "5", "p.obf"),
 		cl(2, "not with --wld", "solve", "--wld", "--all-moves", "all.obf", "p.obf"),
-		cl(2, "open no/x", "solve", "--all-moves", "no/x", "p.obf"),
-		cl(2, "open no/x", "solve", "--cpuprofile", "no/x", "p.obf"),
+		cl(2, "--all-moves no/x: cannot write", "solve", "--all-moves", "no/x", "p.obf"),
+		cl(2, "-cpuprofile no/x: cannot write", "solve", "--cpuprofile", "no/x", "p.obf"),
+		cl(2, "--all-moves p.obf: that is the input file", "solve", "--all-moves", "p.obf", "p.obf"),
+		cl(2, "--all-moves ./p.obf: that is the input file", "solve", "p.obf", "--all-moves", "./p.obf"),
+		cl(2, "-cpuprofile p.obf: that is the input file", "solve", "--cpuprofile", "p.obf", "p.obf"),
+		cl(2, "-cpuprofile p2.obf: that is the input file", "bench", "-cpuprofile", "p2.obf", "-file", "p2.obf"),
+		cl(2, "-ggf openings.txt: that is the input file", "match", "-openings", "openings.txt", "-ggf", "openings.txt", "-no-progress"),
 		cl(2, "-hash 65536 with -jobs 256: .* memory needed", "solve", "-hash", "65536", "-jobs", "256", "p.obf"),
+		cl(2, "-trees 1000000000: .* memory needed", "treesim", "-trees", "1000000000"),
 		cl(2, "want at least one PATH of training games", "train", "-o", "w.gtw"),
 		cl(2, "rate -5", "train", "-o", "w.gtw", "-rate", "-5", wtb),
 		cl(2, "exact 40", "train", "-o", "w.gtw", "-exact", "40", wtb),
@@ -188,6 +198,11 @@ func TestUsageErrors(t *testing.T) {
 	})
 	if data, _ := os.ReadFile("b.book"); string(data) != "not touched" {
 		t.Errorf("the book file changed: %q", data)
+	}
+	for name, want := range map[string]string{"p.obf": ffo1, "openings.txt": "f5d6c3\n"} {
+		if data, _ := os.ReadFile(name); string(data) != want {
+			t.Errorf("the input %s changed: %q", name, data)
+		}
 	}
 }
 
@@ -262,8 +277,9 @@ func TestRuns(t *testing.T) {
 			t.Errorf("%s not written: %v", f, err)
 		}
 	}
-	if data, _ := os.ReadFile("games.ggf"); strings.Count(string(data), "\n") != 8 {
-		t.Errorf("%d games written to the GGF file, want 8", strings.Count(string(data), "\n"))
+	// match -ggf appends to the file: the game it held is kept.
+	if data, _ := os.ReadFile("games.ggf"); strings.Count(string(data), "\n") != 9 || !strings.HasPrefix(string(data), oldGame+"\n") {
+		t.Errorf("%d lines in the GGF file, want the old game and 8 new ones:\n%s", strings.Count(string(data), "\n"), data)
 	}
 	if e, err := eval.Load("tiny.gtw"); err != nil || !e.HasMobility() || e.EmptiesBias() == ([61]float64{}) {
 		t.Errorf("trained weights: %v; want mobility features and the correction by empties", err)

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/signal"
 
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/match"
 	"github.com/schollz/progressbar/v3"
 )
@@ -29,7 +29,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 	fs.DurationVar(&s.ClockA, "a-clock", 0, "A's game clock alone (0: -clock); with no -clock, B plays by its own limits (an external engine's depth)")
 	fs.DurationVar(&s.ClockB, "b-clock", 0, "B's game clock alone (0: -clock)")
 	fs.DurationVar(&s.HandshakeTimeout, "handshake-timeout", match.DefaultHandshakeTimeout, "how long an external engine may take to answer a ping, at its start and before each move")
-	ggfPath := fs.String("ggf", "", "write the games to this GGF file (not those ended by an engine error)")
+	ggfPath := fs.String("ggf", "", "append the games to this GGF file, one record per game as it ends (not those ended by an engine error); games already in the file are kept")
 	noBar := fs.Bool("no-progress", false, "no progress bar")
 	setUsage(env, fs, "usage: othello match [options]\n\nPlays A against B from each opening twice, colours swapped, and prints wins/draws/losses,\nscore, Elo difference with its 95%% interval and mean disc difference, from A's view.\nA game an external engine fails in (it exits or stops answering) is listed apart, not\nscored, and makes the command exit 1; the engine is restarted for the next game, up to\n%d times. Options:\n", match.MaxRestarts)
 	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
@@ -43,14 +43,16 @@ func cmdMatch(env *cmdEnv, args []string) error {
 		return err
 	}
 	if *ggfPath != "" {
-		f, err := os.Create(*ggfPath)
-		if err != nil {
+		if err := checkOutput("-ggf", *ggfPath, s.OpeningFile); err != nil {
 			return err
 		}
-		defer f.Close()
-		bw := bufio.NewWriter(f)
-		defer bw.Flush()
-		opt.GGF = bw
+		// Each game is appended as a whole record by an atomic replacement of the file: an
+		// existing file keeps its games, and a kill cannot leave a record cut short.
+		a, err := atomicfile.OpenAppender(*ggfPath, 0o644)
+		if err != nil {
+			return exitError{2, fmt.Errorf("-ggf %s: %v", *ggfPath, err)}
+		}
+		opt.GGF = a
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -125,22 +126,40 @@ func readProblems(path string) ([]endgame.Problem, error) {
 	return ps, nil
 }
 
+// checkOutput is checkWritable for an output that must not replace one of the command's
+// inputs: an output path naming an input file (directly, by a link or another spelling) is a
+// usage error, so that a typo cannot destroy the file the command reads.
+func checkOutput(flag, path string, inputs ...string) error {
+	if path == "" {
+		return nil
+	}
+	for _, in := range inputs {
+		if in != "" && atomicfile.SameFile(path, in) {
+			return exitError{2, fmt.Errorf("%s %s: that is the input file %s; give another output file", flag, path, in)}
+		}
+	}
+	return checkWritable(flag, path)
+}
+
 // startCPUProfile starts a CPU profile written to path (none when path is empty) and returns
-// the function that stops it.
-func startCPUProfile(path string) (func(), error) {
+// the function that stops it. The profile is kept in memory and written atomically when it
+// stops, so a run killed before does not leave a half-written file in the place of an old one;
+// path must not be one of the inputs (checkOutput).
+func startCPUProfile(path string, inputs ...string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, exitError{2, err}
+	if err := checkOutput("-cpuprofile", path, inputs...); err != nil {
+		return nil, err
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+	var buf bytes.Buffer
+	if err := pprof.StartCPUProfile(&buf); err != nil {
 		return nil, exitError{2, err}
 	}
 	return func() {
 		pprof.StopCPUProfile()
-		f.Close()
+		if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "-cpuprofile %s: %v\n", path, err)
+		}
 	}, nil
 }

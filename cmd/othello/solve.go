@@ -89,7 +89,10 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if err := checkTableMemory(flag, need); err != nil {
 		return err
 	}
-	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err := checkOutput("--all-moves", *allMoves, files[0]); err != nil {
+		return err
+	}
+	stopProfile, err := startCPUProfile(*cpuProfile, files[0], *allMoves)
 	if err != nil {
 		return err
 	}

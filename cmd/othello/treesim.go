@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 
@@ -38,6 +39,9 @@ func cmdTreesim(env *cmdEnv, args []string) error {
 		}
 		cfg.Positions = ps[:min(len(ps), cfg.Trees)]
 		cfg.Trees = len(cfg.Positions)
+	}
+	if err := checkTableMemory(fmt.Sprintf("-trees %d", cfg.Trees), cfg.ResultBytes()); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
