@@ -98,6 +98,7 @@ type Engine struct {
 	ttHeight  int
 	ev        *eval.Evaluator
 	scale     int // evaluation units per disc
+	maxScore  int // 64 discs in evaluation units: no score, evaluated or final, is beyond it
 	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
 	bitboardEval bool
 	// evalOrderHeight: from this height children are ordered by a shallow search (the full
@@ -224,6 +225,7 @@ func (e *Engine) configure(cfg Config) {
 	if cfg.Eval != nil {
 		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
 	}
+	e.maxScore = 64 * e.scale
 	if cfg.EvalOrderHeight > 0 {
 		e.evalOrderHeight = cfg.EvalOrderHeight
 	}
