@@ -616,5 +616,10 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		// Stopped before even depth 1 finished: any legal move is better than none.
 		report(0, false, false, sel)
 	}
+	// The values are those of the last search completed, the count all the nodes searched:
+	// a stopped iteration or solve searched some too.
+	for i := range out {
+		out[i].Nodes, out[i].Elapsed = e.nodes, time.Since(e.start)
+	}
 	return out
 }

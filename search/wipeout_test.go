@@ -68,7 +68,7 @@ func TestPresearchOfWipeout(t *testing.T) {
 		t.Fatalf("FFO #39 solves to %d, want +64", sol.Score)
 	}
 	pre := NewPresearch(ev, 1, 16)
-	r := pre.Presearch(b)
+	r := pre.Presearch(context.Background(), b)
 	if r.Guess != 64 || r.Nodes > 2*sol.Nodes {
 		t.Fatalf("presearch of FFO #39: guess %d in %d nodes; the exact solve takes %d", r.Guess, r.Nodes, sol.Nodes)
 	}
