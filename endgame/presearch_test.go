@@ -1,6 +1,7 @@
 package endgame
 
 import (
+	"context"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -21,7 +22,9 @@ const fakePresearchNodes = 1000
 // the result.
 const fakeGuess = 30
 
-func (f *lastMovePresearch) Presearch(b board.Board) PresearchResult {
+func (f *lastMovePresearch) Progress() (int, uint64) { return 0, 0 }
+
+func (f *lastMovePresearch) Presearch(_ context.Context, b board.Board) PresearchResult {
 	f.runs++
 	hint := func(p, o uint64) int {
 		*f.calls++

@@ -1,10 +1,12 @@
 package endgame
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -22,20 +24,34 @@ type ProblemOptions struct {
 	// checks the moves against the problem's known move scores.
 	AllMoves bool
 	// Progress, when not nil, is called every ProgressInterval while a position is being
-	// solved, from a goroutine of its own, with the problem's index, the nodes so far and the
-	// time since its solve began.
-	Progress         func(index int, nodes uint64, elapsed time.Duration)
+	// solved, from a goroutine of its own, with the problem's index and where its solve is.
+	Progress         func(index int, p ProblemProgress)
 	ProgressInterval time.Duration
 	// NewPresearcher, when not nil, makes each job's Presearcher, which searches every
 	// position before its exact or win/loss/draw solve (not before a probable one).
 	NewPresearcher func() Presearcher
+	// Context, when not nil, stops the run when it ends: the positions being solved report
+	// Interrupted with the nodes they searched, and no other position starts.
+	Context context.Context
+}
+
+// ProblemProgress is where the solve of a position is: the nodes so far (the presearch's
+// included), the time since it began and, while the presearch runs, the depth its search
+// has completed (PresearchDepth, 0 before the first iteration).
+type ProblemProgress struct {
+	Nodes          uint64
+	Elapsed        time.Duration
+	InPresearch    bool
+	PresearchDepth int
 }
 
 // A Presearcher searches a position before its solve, to order the solver's top plies and
 // to centre its first aspiration window. A midgame search lives above this package, hence the
-// interface.
+// interface. Presearch stops when ctx ends (PresearchResult.Interrupted); Progress may be
+// called from another goroutine meanwhile and gives the depth completed and its nodes.
 type Presearcher interface {
-	Presearch(b board.Board) PresearchResult
+	Presearch(ctx context.Context, b board.Board) PresearchResult
+	Progress() (depth int, nodes uint64)
 }
 
 // PresearchResult is what a Presearcher found.
@@ -44,6 +60,8 @@ type PresearchResult struct {
 	Guess    int                   // the expected score, with HasGuess (Solver.SolveNear)
 	HasGuess bool
 	Nodes    uint64 // the nodes it searched
+	// Interrupted: the context stopped it; Hint and Guess are then not to be used.
+	Interrupted bool
 }
 
 // ProblemResult is one solved problem.
@@ -76,6 +94,21 @@ type ProblemTotals struct {
 	Wrong          int           // results with Wrong set
 	// Parallel sums the thread pools' counts (zero with one thread per position).
 	Parallel ybwc.Stats
+	// Interrupted: the run's context stopped it; Positions counts those reported, the last
+	// of them interrupted, and Nodes also those of the positions stopped beside it.
+	Interrupted bool
+}
+
+func (t *ProblemTotals) add(r ProblemResult) {
+	t.Nodes += r.Nodes
+	t.PresearchNodes += r.PresearchNodes
+	t.OrderingNodes += r.OrderingNodes
+	t.ScoredNodes += r.ScoredNodes
+	t.Time += r.Elapsed
+	t.CPU += r.CPU
+	if r.Wrong {
+		t.Wrong++
+	}
 }
 
 // RunProblems solves the problems whose indexes are selected, Jobs at a time, each job with
@@ -130,23 +163,30 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 	}()
 	tot := ProblemTotals{Positions: len(selected)}
 	var err error
+	last := len(selected) - 1
 	for i := range selected {
 		r := <-results[i]
-		tot.Nodes += r.Nodes
-		tot.PresearchNodes += r.PresearchNodes
-		tot.OrderingNodes += r.OrderingNodes
-		tot.ScoredNodes += r.ScoredNodes
-		tot.Time += r.Elapsed
-		tot.CPU += r.CPU
-		if r.Wrong {
-			tot.Wrong++
-		}
-		if err = report(r); err != nil {
+		tot.add(r)
+		err = report(r)
+		if err != nil || r.Interrupted {
+			last, tot.Interrupted = i, r.Interrupted
 			close(stop)
 			break
 		}
 	}
 	wg.Wait()
+	if tot.Interrupted {
+		// The positions being solved beside it stopped too: their nodes count, their
+		// results are not shown.
+		tot.Positions = last + 1
+		for _, ch := range results[last+1:] {
+			select {
+			case r := <-ch:
+				tot.Nodes += r.Nodes
+			default:
+			}
+		}
+	}
 	tot.Parallel = stats
 	return tot, err
 }
@@ -154,9 +194,23 @@ func RunProblems(problems []Problem, selected []int, opt ProblemOptions, report 
 // solveProblem solves one problem with s, after the presearch of pre when not nil, and checks
 // the result against its known scores.
 func solveProblem(s *Solver, pre Presearcher, pr *Problem, index, alpha, beta int, opt ProblemOptions) ProblemResult {
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var stop, presearching atomic.Bool
+	s.SetStop(&stop)
 	done, reported := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Store(true)
+		case <-done:
+		}
+	}()
+	presearching.Store(pre != nil)
 	if opt.Progress != nil && opt.ProgressInterval > 0 {
-		go reportProgress(s, index, opt, done, reported)
+		go reportProgress(s, pre, &presearching, index, opt, done, reported)
 	} else {
 		close(reported)
 	}
@@ -164,23 +218,37 @@ func solveProblem(s *Solver, pre Presearcher, pr *Problem, index, alpha, beta in
 	var ps PresearchResult
 	guess := noGuess
 	if pre != nil {
-		ps = pre.Presearch(pr.Board)
-		s.SetMoveHint(ps.Hint)
-		defer s.SetMoveHint(nil)
+		ps = pre.Presearch(ctx, pr.Board)
+		presearching.Store(false)
+		if !ps.Interrupted {
+			s.SetMoveHint(ps.Hint)
+			defer s.SetMoveHint(nil)
+		}
 		if ps.HasGuess {
 			guess = ps.Guess
 		}
 	}
-	r := ProblemResult{Index: index, SolveResult: s.SolveNear(pr.Board.P, pr.Board.O, alpha, beta, guess), PresearchNodes: ps.Nodes}
+	var r ProblemResult
+	if ps.Interrupted {
+		r = ProblemResult{Index: index, SolveResult: SolveResult{Move: board.NoSquare, Interrupted: true}, PresearchNodes: ps.Nodes}
+	} else {
+		r = ProblemResult{Index: index, SolveResult: s.SolveNear(pr.Board.P, pr.Board.O, alpha, beta, guess), PresearchNodes: ps.Nodes}
+	}
 	r.Nodes += ps.Nodes
-	if opt.AllMoves {
+	if opt.AllMoves && !r.Interrupted {
 		var nodes uint64
 		r.Moves, nodes = s.SolveAllMoves(pr.Board)
 		r.Nodes += nodes
+		// A stop during the moves' solves leaves some of their scores meaningless.
+		r.Interrupted = stop.Load()
 	}
 	r.Elapsed, r.CPU = time.Since(start), cputime.Process()-cpu
 	close(done)
 	<-reported // no progress report comes after the result
+	s.SetStop(nil)
+	if r.Interrupted {
+		return r
+	}
 	if known, ok := pr.Best(); ok && !scoreAgrees(r.Score, known, opt.WLD) {
 		r.Wrong = true
 	}
@@ -192,18 +260,30 @@ func solveProblem(s *Solver, pre Presearcher, pr *Problem, index, alpha, beta in
 }
 
 // reportProgress calls opt.Progress every opt.ProgressInterval until done is closed, then
-// closes reported.
-func reportProgress(s *Solver, index int, opt ProblemOptions, done, reported chan struct{}) {
+// closes reported; while presearching is set the progress is the presearch's (pre).
+func reportProgress(s *Solver, pre Presearcher, presearching *atomic.Bool, index int, opt ProblemOptions, done, reported chan struct{}) {
 	defer close(reported)
 	start := time.Now()
 	t := time.NewTicker(opt.ProgressInterval)
 	defer t.Stop()
+	var preNodes uint64
 	for {
 		select {
 		case <-done:
 			return
 		case <-t.C:
-			opt.Progress(index, s.Progress(), time.Since(start))
+			p := ProblemProgress{Elapsed: time.Since(start)}
+			if presearching.Load() {
+				p.InPresearch = true
+				p.PresearchDepth, preNodes = pre.Progress()
+				p.Nodes = preNodes
+			} else {
+				if pre != nil {
+					_, preNodes = pre.Progress()
+				}
+				p.Nodes = preNodes + s.Progress()
+			}
+			opt.Progress(index, p)
 		}
 	}
 }

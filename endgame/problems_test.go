@@ -162,8 +162,9 @@ func TestRunProblemsProgress(t *testing.T) {
 	for _, i := range []int{1, 0, 7, 12, 19} { // FFO #21, #20, #27, #32, #39
 		var last uint64
 		opt := ProblemOptions{Solver: DefaultSolverOptions(4), ProgressInterval: 50 * time.Microsecond}
-		opt.Progress = func(index int, nodes uint64, elapsed time.Duration) {
-			if index != 0 || nodes < last || elapsed <= 0 {
+		opt.Progress = func(index int, p ProblemProgress) {
+			nodes, elapsed := p.Nodes, p.Elapsed
+			if index != 0 || nodes < last || elapsed <= 0 || p.InPresearch {
 				t.Errorf("progress: #%d, %d nodes after %d, %v", index, nodes, last, elapsed)
 			}
 			calls++

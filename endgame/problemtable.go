@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/othellogo/othello/internal/atomicfile"
 )
@@ -75,6 +74,12 @@ func (t ProblemTable) Row(pr *Problem, r ProblemResult) {
 		verdict += " " + r.BadMove
 	}
 	sec := r.Elapsed.Seconds()
+	if r.Interrupted {
+		// The nodes and the time are true; there is no move or score to show.
+		fmt.Fprintf(t.W, "%4d %3d %4s %6s %6s %14d %9.3f %8.1f %8.3f  interrupted\n", t.First+r.Index, pr.Board.NumEmpties(), "-", "-", knownText,
+			r.Nodes, sec, float64(r.Nodes)/sec/1e6, r.CPU.Seconds())
+		return
+	}
 	pv := make([]string, len(r.PV))
 	for i, sq := range r.PV {
 		pv[i] = sq.String()
@@ -87,6 +92,9 @@ func (t ProblemTable) Row(pr *Problem, r ProblemResult) {
 func (t ProblemTable) Totals(tot ProblemTotals) {
 	fmt.Fprintf(t.W, "total: %d positions, %d nodes, %.3f s solver time, %.1f Mn/s, %.3f s cpu, %d wrong\n",
 		tot.Positions, tot.Nodes, tot.Time.Seconds(), float64(tot.Nodes)/tot.Time.Seconds()/1e6, tot.CPU.Seconds(), tot.Wrong)
+	if tot.Interrupted {
+		fmt.Fprintf(t.W, "interrupted: the last position's solve was stopped, the positions after it not started\n")
+	}
 	if tot.PresearchNodes > 0 {
 		fmt.Fprintf(t.W, "presearch: %d of those nodes, in the midgame searches before the solves\n", tot.PresearchNodes)
 	}
@@ -138,6 +146,9 @@ type SolveFile struct {
 	Presearch string
 	Out       io.Writer
 	Progress  io.Writer // the progress lines (Run.ProgressInterval)
+	// Force solves positions of more than MaxSolveEmpties empties, which are refused
+	// otherwise.
+	Force bool
 }
 
 // Solve reads the problems, solves those selected (RunProblems) and prints the table
@@ -157,6 +168,13 @@ func (s SolveFile) Solve() (ProblemTotals, error) {
 	selected, err := SelectProblems(s.Only, s.First, len(problems))
 	if err != nil {
 		return ProblemTotals{}, InputError{err}
+	}
+	if !s.Force && s.Run.Selectivity == 0 {
+		for _, i := range selected {
+			if n := problems[i].Board.NumEmpties(); n > MaxSolveEmpties {
+				return ProblemTotals{}, InputError{fmt.Errorf("%s: position #%d: %v", s.Path, s.First+i, TooManyEmpties(n, "--force"))}
+			}
+		}
 	}
 	// The file of every move's score is written whole, atomically, when the run is done: a
 	// run killed or failed before leaves an existing file as it was.
@@ -189,8 +207,12 @@ func (s SolveFile) Solve() (ProblemTotals, error) {
 	table := ProblemTable{W: s.Out, First: s.First, WLD: s.Run.WLD}
 	table.Header()
 	if s.Progress != nil {
-		s.Run.Progress = func(i int, nodes uint64, el time.Duration) {
-			fmt.Fprintf(s.Progress, "  ... #%d (%d empties): %d nodes, %.0f s, %.1f Mn/s\n", s.First+i, problems[i].Board.NumEmpties(), nodes, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
+		s.Run.Progress = func(i int, p ProblemProgress) {
+			stage := "solving"
+			if p.InPresearch {
+				stage = fmt.Sprintf("presearch depth %d done", p.PresearchDepth)
+			}
+			fmt.Fprintf(s.Progress, "  ... #%d (%d empties): %s, %d nodes, %.0f s, %.1f Mn/s\n", s.First+i, problems[i].Board.NumEmpties(), stage, p.Nodes, p.Elapsed.Seconds(), float64(p.Nodes)/p.Elapsed.Seconds()/1e6)
 		}
 	}
 	tot, err := RunProblems(problems, selected, s.Run, func(r ProblemResult) error {

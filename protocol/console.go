@@ -23,7 +23,7 @@ const consoleHelp = `commands:
   play <moves>       the same
   go                 the engine plays the side to move (from the opening book when it can)
   hint [n]           the n best moves with their values (default 3; book moves first)
-  solve              exact endgame solve of the position (slow with many empties)
+  solve [force]      exact endgame solve of the position; "force" for more than 30 empties
   undo [n], redo [n] take back / replay moves (against the engine: back to your turn)
   new                new game from the start position
   setboard <pos>     set a position: 64 squares a1..h8 (X or * black, O white, - empty) and
@@ -277,7 +277,7 @@ func (c *console) handle(ctx context.Context, line string) bool {
 		}
 		c.hint(ctx, n)
 	case "solve":
-		c.solve(ctx)
+		c.solve(ctx, args)
 	case "level":
 		c.level(args)
 	case "mode":
@@ -632,23 +632,44 @@ func bookWords(l bookLine) string {
 	return s
 }
 
-func (c *console) solve(ctx context.Context) {
+func (c *console) solve(ctx context.Context, args []string) {
+	if len(args) > 1 || len(args) == 1 && !strings.EqualFold(args[0], "force") {
+		c.errorf("solve %s: want nothing, or force", printable(strings.Join(args, " ")))
+		return
+	}
 	b := c.game.Final()
 	if b.GameOver() {
 		c.errorf("solve: the game is over")
 		return
 	}
-	if b.NumEmpties() > 26 {
-		fmt.Fprintf(c.out, "solving %d empties exactly may take very long\n", b.NumEmpties())
+	empties := b.NumEmpties()
+	lim := search.Limits{}
+	if empties > search.MaxSolveEmpties {
+		if len(args) == 0 {
+			c.errorf("solve: %v", search.TooManyEmpties(empties, `"solve force"`))
+			return
+		}
+		lim = search.ForcedSolveLimits(empties)
+		fmt.Fprintf(c.out, "solving %d empties by iterations deepening to the end of the game; Ctrl-C stops it\n", empties)
 	}
 	start := time.Now()
 	sctx, end := c.searchContext(ctx)
-	res := c.eng.Search(sctx, b, search.Limits{}, c.progress)
-	end()
+	res := c.eng.Search(sctx, b, lim, c.progress)
+	interrupted := end()
 	if c.inputGone(ctx) {
 		return
 	}
-	fmt.Fprintf(c.out, "solve: %s %s (%s, %d nodes, %.2f s; pv %s)\n", res.Move, signed(res.Score), depthWords(res.Info),
+	words := depthWords(res.Info)
+	if res.Depth >= empties && res.Selectivity == 100 {
+		words = "exact" // the forced iterations' last one reaches the end at full width
+	}
+	if interrupted && words != "exact" {
+		// The nodes count all the search, the stopped iteration's too.
+		fmt.Fprintf(c.out, "solve: stopped before the end; best after %s: %s %s (%d nodes, %.2f s; pv %s)\n", words, res.Move, signed(res.Score),
+			res.Nodes, time.Since(start).Seconds(), pvWords(res.PV))
+		return
+	}
+	fmt.Fprintf(c.out, "solve: %s %s (%s, %d nodes, %.2f s; pv %s)\n", res.Move, signed(res.Score), words,
 		res.Nodes, time.Since(start).Seconds(), pvWords(res.PV))
 }
 

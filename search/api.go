@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 )
 
 // The types below are the contract between the search and its front ends (protocols, console,
@@ -56,3 +57,18 @@ type MoveScore struct {
 	Move board.Square
 	Info
 }
+
+// MaxSolveEmpties is the most empties a front end solves exactly on request without being
+// forced (endgame.MaxSolveEmpties); TooManyEmpties is its refusal, naming the option force
+// that forces the solve.
+const MaxSolveEmpties = endgame.MaxSolveEmpties
+
+// TooManyEmpties is endgame.TooManyEmpties.
+func TooManyEmpties(empties int, force string) error { return endgame.TooManyEmpties(empties, force) }
+
+// ForcedSolveLimits are the limits of a forced exact solve of a position of empties empties
+// (more than MaxSolveEmpties): iterations at full width, each reported, that deepen to the
+// end of the game, where the last one is the exact solve. An exact solve straight away
+// would say nothing until it ends, which at these empties may be never; this way the depth
+// reached shows, and a stop keeps the deepest iteration's move.
+func ForcedSolveLimits(empties int) Limits { return Limits{Depth: empties, ExactEmpties: 1} }

@@ -98,6 +98,7 @@ type Engine struct {
 	ttHeight  int
 	ev        *eval.Evaluator
 	scale     int // evaluation units per disc
+	maxScore  int // 64 discs in evaluation units: no score, evaluated or final, is beyond it
 	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
 	bitboardEval bool
 	// evalOrderHeight: from this height children are ordered by a shallow search (the full
@@ -224,6 +225,7 @@ func (e *Engine) configure(cfg Config) {
 	if cfg.Eval != nil {
 		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
 	}
+	e.maxScore = 64 * e.scale
 	if cfg.EvalOrderHeight > 0 {
 		e.evalOrderHeight = cfg.EvalOrderHeight
 	}
@@ -613,6 +615,11 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if out == nil {
 		// Stopped before even depth 1 finished: any legal move is better than none.
 		report(0, false, false, sel)
+	}
+	// The values are those of the last search completed, the count all the nodes searched:
+	// a stopped iteration or solve searched some too.
+	for i := range out {
+		out[i].Nodes, out[i].Elapsed = e.nodes, time.Since(e.start)
 	}
 	return out
 }

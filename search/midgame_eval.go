@@ -20,7 +20,7 @@ const (
 
 // mobilityEval scores p (side to move) against o: move count difference, corners, X-squares
 // next to empty corners, and frontier discs (discs next to an empty square, which give the
-// opponent moves later).
+// opponent moves later), within 64 discs.
 func mobilityEval(p, o uint64) int {
 	mp := bits.OnesCount64(board.LegalMoves(p, o))
 	mo := bits.OnesCount64(board.LegalMoves(o, p))
@@ -33,7 +33,10 @@ func mobilityEval(p, o uint64) int {
 	fr := adjacentSquares(empty)
 	fp := bits.OnesCount64(p & fr)
 	fo := bits.OnesCount64(o & fr)
-	return 16*(mp-mo) + 64*(cp-co) - 24*(xp-xo) - 4*(fp-fo)
+	v := 16*(mp-mo) + 64*(cp-co) - 24*(xp-xo) - 4*(fp-fo)
+	// Within 64 discs, as the pattern evaluation (eval.MaxScore): the search trusts that no
+	// value is beyond a wipeout (alphaBeta).
+	return min(max(v, -64*mobilityScale), 64*mobilityScale)
 }
 
 // spreadCorners maps each corner in c to its diagonal neighbour (the X-square).

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"sync/atomic"
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
@@ -18,6 +19,9 @@ type Presearch struct {
 	// Margin, Level and MaxDepth are PresearchMargin, PresearchLevel and PresearchMaxDepth
 	// unless changed (for measurements).
 	Margin, Level, MaxDepth int
+	// depth and nodes are those of the last iteration completed, for Progress.
+	depth atomic.Int32
+	nodes atomic.Uint64
 }
 
 const (
@@ -43,13 +47,22 @@ func PresearchBytes(tableMiB int) uint64 { return TableBytes(Config{TTMiB: table
 // Presearch searches b to Margin plies short of the end (at most MaxDepth plies deep) at
 // Level and returns the move hint of its table and root, its score rounded to
 // an even number of discs as the solve's first guess, and its nodes; nothing when b has too
-// few empties for the solver to ask a hint below its root.
-func (ps *Presearch) Presearch(b board.Board) endgame.PresearchResult {
+// few empties for the solver to ask a hint below its root. When ctx ends it stops, with its
+// nodes so far and Interrupted.
+func (ps *Presearch) Presearch(ctx context.Context, b board.Board) endgame.PresearchResult {
+	ps.depth.Store(0)
+	ps.nodes.Store(0)
 	if b.NumEmpties() <= endgame.HintEmpties {
 		return endgame.PresearchResult{}
 	}
 	lim := Limits{Depth: max(1, min(b.NumEmpties()-ps.Margin, ps.MaxDepth)), Selectivity: ps.Level, ExactEmpties: 1}
-	r := ps.e.Search(context.Background(), b, lim, nil)
+	r := ps.e.Search(ctx, b, lim, func(in Info) {
+		ps.depth.Store(int32(in.Depth))
+		ps.nodes.Store(in.Nodes)
+	})
+	if ctx.Err() != nil {
+		return endgame.PresearchResult{Nodes: r.Nodes, Interrupted: true}
+	}
 	// The root's moves are searched apart from the table: its best move is the result's.
 	root, rp, ro := int(r.Move), b.P, b.O
 	if r.Move == board.NoSquare {
@@ -62,4 +75,10 @@ func (ps *Presearch) Presearch(b board.Board) endgame.PresearchResult {
 		return ps.e.midgameHint(p, o)
 	}
 	return endgame.PresearchResult{Hint: hint, Guess: 2 * int(math.Round(r.Score/2)), HasGuess: true, Nodes: r.Nodes}
+}
+
+// Progress is the depth and the nodes of the last iteration the running (or last) Presearch
+// completed; it may be called from another goroutine.
+func (ps *Presearch) Progress() (depth int, nodes uint64) {
+	return int(ps.depth.Load()), ps.nodes.Load()
 }

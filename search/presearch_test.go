@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"testing"
 
 	"github.com/othellogo/othello/board"
@@ -28,7 +29,7 @@ func TestPresearchKeepsScores(t *testing.T) {
 	if len(deep) < 2 || len(shallow) == 0 {
 		t.Fatalf("%d positions above HintEmpties and %d at or below, want 2 and 1", len(deep), len(shallow))
 	}
-	if r := pre.Presearch(shallow[0]); r.Hint != nil || r.Nodes != 0 || r.HasGuess {
+	if r := pre.Presearch(context.Background(), shallow[0]); r.Hint != nil || r.Nodes != 0 || r.HasGuess {
 		t.Fatalf("presearch at %d empties: %+v", shallow[0].NumEmpties(), r)
 	}
 	if testing.Short() {
@@ -36,7 +37,7 @@ func TestPresearchKeepsScores(t *testing.T) {
 	}
 	for _, b := range deep {
 		plain := endgame.NewSolver(16).Solve(b.P, b.O, -64, 64)
-		r := pre.Presearch(b)
+		r := pre.Presearch(context.Background(), b)
 		hint, nodes := r.Hint, r.Nodes
 		if hint == nil || nodes == 0 || !r.HasGuess || r.Guess%2 != 0 || r.Guess < -64 || r.Guess > 64 {
 			t.Fatalf("presearch at %d empties: %d nodes, hint %v, guess %d (%v)", b.NumEmpties(), nodes, hint != nil, r.Guess, r.HasGuess)

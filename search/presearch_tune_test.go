@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -79,7 +80,7 @@ func TestPresearchTune(t *testing.T) {
 			pre := NewPresearch(ev, 1, 64)
 			pre.Margin, pre.Level, pre.MaxDepth = margin, level, maxDepth
 			start := cputime.Process()
-			r := pre.Presearch(b)
+			r := pre.Presearch(context.Background(), b)
 			s.SetMoveHint(r.Hint)
 			for _, l := range iter {
 				s.SetSelectivity(l)
@@ -142,7 +143,7 @@ func BenchmarkPresearchFFO(b *testing.B) {
 					s.ClearTable()
 					var r endgame.PresearchResult
 					if withPre {
-						r = pre.Presearch(pr.Board)
+						r = pre.Presearch(context.Background(), pr.Board)
 					}
 					s.SetMoveHint(r.Hint)
 					var res endgame.SolveResult

@@ -70,7 +70,7 @@ func testFiles(t *testing.T) (wtb, txt, ggf, xot string) {
 	os.WriteFile("fit.txt", []byte("old"), 0o444)
 	os.Link("fit.txt", "old-fit.txt")
 	for name, text := range map[string]string{
-		"p.obf": ffo1, "bad.obf": "XXO garbage\n", "empty.obf": "\n\n", "badpos.txt": "garbage; 1\n", "b.book": "not touched",
+		"p.obf": ffo1, "start.obf": startOBF, "bad.obf": "XXO garbage\n", "empty.obf": "\n\n", "badpos.txt": "garbage; 1\n", "b.book": "not touched",
 		"p2.obf":    ffo1 + "---------------------------OX------XO--------------------------- X\n",
 		"two.obf":   ffo1 + "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0;\n",
 		"wrong.obf": strings.Replace(ffo1, "G8:+18", "G8:+20", 1),
@@ -162,6 +162,7 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, "--threads 0: want 1 to 256", "solve", "--threads", "0", "p.obf"),
 		cl(2, "--sel needs the pattern evaluation", "solve", "p.obf", "--sel", "3", "--eval", "mobility"),
 		cl(2, "outside the file's positions", "solve", "--only", "5", "p.obf"),
+		cl(2, "position #1: 60 empties: too many to solve exactly .* --force starts it anyway", "solve", "start.obf"),
 		cl(2, "not with --wld", "solve", "--wld", "--all-moves", "all.obf", "p.obf"),
 		cl(2, "--all-moves no/x: cannot write", "solve", "--all-moves", "no/x", "p.obf"),
 		cl(2, "-cpuprofile no/x: cannot write", "solve", "--cpuprofile", "no/x", "p.obf"),
@@ -292,3 +293,6 @@ func TestRuns(t *testing.T) {
 		t.Errorf("mpcfit -out rewrote the old file in place: %q", data)
 	}
 }
+
+// startOBF is the start position, 60 empties, in .obf form.
+const startOBF = "---------------------------OX------XO--------------------------- X\n"

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/signal"
 	"runtime"
 	"time"
 
@@ -31,6 +34,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	fs.IntVar(&run.Selectivity, "sel", 0, fmt.Sprintf("probable solve: endgame Multi-ProbCut at selectivity level 1-%d (0: exact; needs the pattern evaluation); scores that differ from the file are counted, not failed", search.MaxSelectivity))
 	noAsp := fs.Bool("no-aspiration", false, "measurement: no aspiration windows at the root")
 	noPre := fs.Bool("no-presearch", false, "measurement: no midgame search before each solve to order its top plies")
+	force := fs.Bool("force", false, fmt.Sprintf("solve positions of more than %d empties too (hours to years; Ctrl-C stops the solve and prints its nodes)", endgame.MaxSolveEmpties))
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the solves to this file (go tool pprof)")
 	allMoves := fs.String("all-moves", "", "also solve every legal move of each position exactly, check them against the file's move scores, and write the positions with all their move scores (best first, Edax's .obf form) to this file")
 	var d cluster.DsolveOptions
@@ -97,9 +101,15 @@ func cmdSolve(env *cmdEnv, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	tot, err := endgame.SolveFile{Path: files[0], First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Presearch: presearch, Out: env.stdout, Progress: env.stderr, Run: run}.Solve()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	run.Context = ctx
+	tot, err := endgame.SolveFile{Path: files[0], First: *first, Only: *only, AllMoves: *allMoves, EvalName: ev.name, Presearch: presearch, Out: env.stdout, Progress: env.stderr, Run: run, Force: *force}.Solve()
 	if err != nil {
 		return usageIf(err)
+	}
+	if tot.Interrupted {
+		return exitError{130, fmt.Errorf("interrupted")}
 	}
 	if tot.Wrong > 0 && run.Selectivity > 0 {
 		fmt.Fprintf(env.stdout, "%d probable score(s) differ from the file\n", tot.Wrong)
