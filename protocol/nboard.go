@@ -66,7 +66,7 @@ type nboard struct {
 	out      *syncWriter
 	abort    aborter
 	game     *ggf.Game
-	depth    int
+	st       strength
 	contempt int
 	book     *bookPlayer
 	noted    bool            // the book note has been shown
@@ -76,7 +76,7 @@ type nboard struct {
 // RunNBoard speaks the NBoard protocol on in and out until "quit", the end of the input or
 // the end of ctx. It returns an error only when writing to out fails.
 func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
-	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), depth: opt.depth(),
+	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), st: newStrength(&opt),
 		book: newBookPlayer(opt.Book)}
 	// Learning is stopped by quit or the end of the input only (a ping waits for it, as with
 	// Ntest).
@@ -200,16 +200,18 @@ func (n *nboard) set(args string) {
 	what, value := splitCommand(args)
 	switch what {
 	case "depth":
+		// NBoard's level: level d of the level table, as Edax and NTest take it.
 		d, err := parseInt(value)
 		if err != nil || d < 1 {
-			n.fail("set depth %s: want a depth of at least 1; depth stays %d", printable(value), n.depth)
+			n.fail("set depth %s: want a depth of at least 1; depth stays %d", printable(value), n.st.depth)
 			return
 		}
-		if d > MaxDepth {
-			n.opt.Log.Info().Int("asked", d).Int("used", MaxDepth).Msg("nboard: depth clipped")
-			d = MaxDepth
+		if d > search.MaxLevel {
+			n.opt.Log.Info().Int("asked", d).Int("used", search.MaxLevel).Msg("nboard: depth clipped")
+			n.out.printf("status set depth %s: more than a game's 60 moves; searching at level %d (to the end)\n", printable(value), search.MaxLevel)
+			d = search.MaxLevel
 		}
-		n.depth = d
+		n.st.setLevel(d)
 	case "game":
 		g, _, err := ggf.Parse(value)
 		if err != nil {
@@ -251,11 +253,12 @@ func (n *nboard) move(args string) {
 	}
 }
 
-// limits are the search limits for the side to move: the depth, and the clock from the game
-// record when it has one.
+// limits are the search limits for the side to move: the level, and the clock from the game
+// record when it has one, which replaces -time (the GUI's clock wins).
 func (n *nboard) limits(b *board.Board) search.Limits {
-	lim := search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}
+	lim := n.st.limits()
 	if left, inc, ok := n.game.TimeLeft(b.BlackToMove); ok {
+		lim.MoveTime = 0
 		// An overstepped clock still gets a token amount: zero would mean "no clock".
 		lim.Remaining = max(left, 10*time.Millisecond)
 		lim.Increment = inc
@@ -465,7 +468,9 @@ func (n *nboard) analyze(ctx context.Context, seq uint64) {
 			continue
 		default:
 			var mid search.Info
-			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(in search.Info) {
+			lim := n.st.limits()
+			lim.MoveTime = 0 // a game's analysis is not timed
+			res := n.eng.Search(sctx, b, lim, func(in search.Info) {
 				if !in.WLD {
 					mid = in
 				}

@@ -19,13 +19,16 @@ type Limits struct {
 	// added after each move (0 Remaining: no clock).
 	Remaining time.Duration
 	Increment time.Duration
-	// Selectivity is the Multi-ProbCut level: 0 none (exact), higher cuts more.
+	// Selectivity is the Multi-ProbCut level: 0 none (exact), higher cuts more. Without
+	// ExactEmpties a depth level's win/loss/draw band is probable (73%) only when it is set.
 	Selectivity int
 	// Nodes stops the search after about this many nodes (0: none). Used by tests and bench.
 	Nodes uint64
 	// ExactEmpties, when positive, is the number of empties from which the search solves the
-	// endgame exactly, in place of the choice made from the depth and the time (a GUI's
-	// "endgame level"; a solve that runs out of time still falls back on the midgame result).
+	// endgame exactly, in place of the choice made from the depth (a GUI's "endgame level",
+	// a row of the level table: LevelFor). Under a clock or a time per move it is capped at
+	// what the time plan would solve: a solve that runs out of time is thrown away for the
+	// midgame result.
 	ExactEmpties int
 	// WLDEmpties, with ExactEmpties, is the most empties at which the search proves
 	// win/loss/draw after its midgame iterations (0: none above ExactEmpties).
@@ -55,4 +58,8 @@ type Result struct {
 type MoveScore struct {
 	Move board.Square
 	Info
+	// Bound: Score is only an upper bound, the move is no better (a move searched with a null
+	// window at the n-th best value when n best moves were asked for, which failed low). Its
+	// Info still describes the search (Exact for a solve), not this value.
+	Bound bool
 }

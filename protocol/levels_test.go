@@ -1,0 +1,205 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/search"
+)
+
+// ffoProblem is a position of testdata/ffo.obf (FFO #1 and #40 with their published move
+// scores) with its scores by move.
+type ffoProblem struct {
+	obf    string
+	b      board.Board
+	scores map[string]int
+}
+
+func ffoProblems(t *testing.T) []ffoProblem {
+	data, err := os.ReadFile("testdata/ffo.obf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []ffoProblem
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		b, rest, err := board.ParseOBF(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := ffoProblem{obf: line[:66], b: b, scores: map[string]int{}}
+		for _, f := range strings.Split(rest, ";") {
+			var mv string
+			var v int
+			if _, err := fmt.Sscanf(strings.TrimSpace(f), "%2s:%d", &mv, &v); err == nil {
+				p.scores[strings.ToLower(mv)] = v
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// defaultEngine is the engine and options of a front end at its defaults (level 12), with
+// the trained evaluation and no book.
+func defaultEngine(t *testing.T) (Engine, Options) {
+	eng, opt, err := NewEngine(EngineSettings{TTMiB: 16, Threads: 1, Eval: "default", BookPath: "none"}, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, opt
+}
+
+var hintLine = regexp.MustCompile(`^ ?\d+\. ([a-h][1-8]) +(\S+) +(.*?) +pv`)
+
+// At the front ends' defaults the hints of an endgame position are exact disc scores: FFO #40
+// (20 empties) gives the three best moves exactly (+38, +36, +34 by the published scores),
+// on the console and in NBoard, not a win/loss/draw result shown as +1.00. FFO #1 (14 empties)
+// likewise.
+func TestExactHintsAtDefaults(t *testing.T) {
+	eng, opt := defaultEngine(t)
+	for i, p := range ffoProblems(t) {
+		if p.b.NumEmpties() > 14 && raceEnabled {
+			continue // FFO #40 solves 19 M nodes, too slow under the race detector
+		}
+		var out bytes.Buffer
+		in := fmt.Sprintf("setboard %s\nhint 3\nquit\n", p.obf)
+		if err := RunConsole(context.Background(), eng, strings.NewReader(in), &out, opt); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, l := range strings.Split(out.String(), "\n") {
+			m := hintLine.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			n++
+			if want := fmt.Sprintf("%+d.00", p.scores[m[1]]); m[2] != want || m[3] != "exact" {
+				t.Errorf("FFO problem %d: hint %q; want %s %s exact", i, l, m[1], want)
+			}
+		}
+		if n != 3 {
+			t.Errorf("FFO problem %d: %d hint lines, want 3:\n%s", i, n, out.String())
+		}
+		// NBoard at the depth NBoard sends for its default level.
+		c := newNBoardClient(t, eng)
+		c.send("nboard 2")
+		c.send("set depth 12")
+		c.send(fmt.Sprintf("set game (;GM[Othello]BO[8 %s %s];)", ggfBoard(p.b), map[bool]string{true: "*", false: "O"}[p.b.BlackToMove]))
+		c.send("hint 3")
+		lines := c.untilStatusDone()
+		got := 0
+		for _, l := range lines {
+			f := strings.Fields(l)
+			if len(f) != 5 || f[0] != "search" || f[4] != "100%" {
+				continue
+			}
+			mv := strings.ToLower(f[1][:2])
+			if want := fmt.Sprintf("%d.00", p.scores[mv]); strings.TrimPrefix(f[2], "+") != want {
+				t.Errorf("FFO problem %d: nboard %q; want %s", i, l, want)
+			}
+			got++
+		}
+		if got < 3 {
+			t.Errorf("FFO problem %d: nboard sent %d exact hint lines, want 3 or more: %q", i, got, lines)
+		}
+		c.close()
+	}
+}
+
+// ggfBoard writes b's squares in GGF's BO form, rows separated by blanks.
+func ggfBoard(b board.Board) string {
+	var rows []string
+	for r := 0; r < 8; r++ {
+		var sb strings.Builder
+		for col := 0; col < 8; col++ {
+			bit := board.SquareAt(col, r).Bit()
+			switch {
+			case b.Black()&bit != 0:
+				sb.WriteByte('*')
+			case b.White()&bit != 0:
+				sb.WriteByte('O')
+			default:
+				sb.WriteByte('-')
+			}
+		}
+		rows = append(rows, sb.String())
+	}
+	return strings.Join(rows, " ")
+}
+
+// An analysis of the n best moves labels exact only what is exact: on FFO #1 with n 3 every
+// line labelled exact has the published score of its move, and the moves beyond the three
+// best (searched with a null window at the third value, +6) are bounds that the true scores
+// respect.
+func TestAnalysisBoundsFFO1(t *testing.T) {
+	eng, _ := defaultEngine(t)
+	p := ffoProblems(t)[0]
+	lv, _ := search.LevelFor(search.DefaultLevel)
+	lim := lv.Limits()
+	lim.Selectivity = 0
+	ms := eng.Analyze(context.Background(), p.b, lim, 3, nil)
+	var w bytes.Buffer
+	WriteAnalysis(&w, ms, 3, "pattern", time.Second)
+	exact, bounds := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(w.String()), "\n")[1:] {
+		f := strings.Fields(l)
+		mv, kind := f[1], f[len(f)-1]
+		if len(f) > 3 {
+			kind = f[3]
+		}
+		switch {
+		case strings.Contains(l, " exact "):
+			exact++
+			if want := fmt.Sprintf("%+d.00", p.scores[mv]); f[2] != want {
+				t.Errorf("%q: labelled exact, the published score is %s", l, want)
+			}
+		case strings.Contains(l, " bound "):
+			bounds++
+			var v float64
+			fmt.Sscanf(strings.TrimPrefix(strings.Join(f[2:len(f)-1], ""), "<="), "%f", &v)
+			if float64(p.scores[mv]) > v {
+				t.Errorf("%q: the published score %d is above the bound", l, p.scores[mv])
+			}
+		default:
+			t.Errorf("%q: neither exact nor a bound (%s)", l, kind)
+		}
+	}
+	if exact < 3 || bounds == 0 {
+		t.Errorf("%d exact lines and %d bounds, want 3 or more and some:\n%s", exact, bounds, w.String())
+	}
+}
+
+// untilStatusDone reads the replies of a hint up to its closing bare "status" line.
+func (c *nboardClient) untilStatusDone() []string {
+	c.t.Helper()
+	var lines []string
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			c.t.Fatalf("waiting for the end of the hint: %v (%q)", err, lines)
+		}
+		line = strings.TrimSpace(line)
+		if line == "status" {
+			return lines
+		}
+		lines = append(lines, line)
+	}
+}
+
+// close ends the session and waits for it.
+func (c *nboardClient) close() {
+	c.send("quit")
+	c.in.Close()
+	if err := <-c.ended; err != nil {
+		c.t.Error(err)
+	}
+}
