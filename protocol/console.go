@@ -610,8 +610,10 @@ func CheckPosition(b *board.Board) error {
 	switch {
 	case len(empty) == 4:
 		return fmt.Errorf("the board has no disc in its centre (d4 e4 d5 e5): not a position of a game")
-	case len(empty) > 0:
-		return fmt.Errorf("centre square %s is empty: no game reaches such a position (the centre is filled from the start)", strings.Join(empty, " "))
+	case len(empty) == 1:
+		return fmt.Errorf("centre square %s is empty: no game reaches such a position (the centre is filled from the start)", empty[0])
+	case len(empty) > 1:
+		return fmt.Errorf("centre squares %s are empty: no game reaches such a position (the centre is filled from the start)", strings.Join(empty, " "))
 	}
 	return nil
 }

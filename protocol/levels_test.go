@@ -7,12 +7,14 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/search"
 )
 
@@ -202,4 +204,108 @@ func (c *nboardClient) close() {
 	if err := <-c.ended; err != nil {
 		c.t.Error(err)
 	}
+}
+
+// limitsEngine is the fake engine that records the limits of each search.
+type limitsEngine struct {
+	fakeEngine
+	mu  sync.Mutex
+	got []search.Limits
+}
+
+func (l *limitsEngine) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	l.mu.Lock()
+	l.got = append(l.got, lim)
+	l.mu.Unlock()
+	return l.fakeEngine.Search(ctx, b, lim, info)
+}
+
+func (l *limitsEngine) Analyze(ctx context.Context, b board.Board, lim search.Limits, n int, info func([]search.MoveScore)) []search.MoveScore {
+	l.mu.Lock()
+	l.got = append(l.got, lim)
+	l.mu.Unlock()
+	return l.fakeEngine.Analyze(ctx, b, lim, n, info)
+}
+
+// The front ends search at their level: its depth, selectivity and solve empties, -time per
+// move; NBoard's "set depth N" picks level N (keeping a -sel given on the command line) and a
+// GGF clock replaces -time; the console's "level N [time]" does the same and a -clock times
+// the engine from the game clock.
+func TestFrontEndLimits(t *testing.T) {
+	l12, _ := search.LevelFor(12)
+	l16, _ := search.LevelFor(16)
+	base := func(fixedSel bool) Options {
+		o := testOptions(t)
+		o.Depth, o.Selectivity, o.FixedSelectivity = 12, 5, fixedSel
+		o.ExactEmpties, o.WLDEmpties, o.Level = l12.ExactEmpties, l12.WLDEmpties, 12
+		o.MoveTime = 2 * time.Second
+		return o
+	}
+	run := func(f runFunc, o Options, input string) []search.Limits {
+		eng := &limitsEngine{}
+		var out bytes.Buffer
+		if err := f(context.Background(), eng, strings.NewReader(input), &out, o); err != nil {
+			t.Fatal(err)
+		}
+		return eng.got
+	}
+	want := func(what string, got []search.Limits, i int, w search.Limits) {
+		t.Helper()
+		if i >= len(got) {
+			t.Errorf("%s: %d searches, want search %d", what, len(got), i+1)
+			return
+		}
+		g := got[i]
+		if w.Remaining > 0 && g.Remaining > 0 {
+			// the clock has run while the command was read
+			if g.Remaining > w.Remaining || g.Remaining < w.Remaining-time.Second {
+				t.Errorf("%s: clock %v, want about %v", what, g.Remaining, w.Remaining)
+			}
+			g.Remaining = w.Remaining
+		}
+		if g != w {
+			t.Errorf("%s: limits %+v, want %+v", what, g, w)
+		}
+	}
+	lim12 := l12.Limits()
+	lim12.MoveTime = 2 * time.Second
+	lim16 := l16.Limits()
+	lim16.MoveTime = 2 * time.Second
+	start := "(;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *];)"
+	nb := func(o Options, cmds ...string) []search.Limits {
+		eng := &limitsEngine{}
+		c := newNBoardClientWith(t, eng, o)
+		c.send("nboard 2")
+		for _, cmd := range cmds {
+			c.send("%s", cmd)
+			if cmd == "go" {
+				c.until("===")
+			}
+		}
+		c.close()
+		return eng.got
+	}
+	got := nb(base(false), "go", "set depth 16", "go", "set game "+strings.Replace(start, "BO[", "TI[5:00]BO[", 1), "go")
+	want("nboard go", got, 0, lim12)
+	want("nboard set depth 16", got, 1, lim16)
+	clocked := l16.Limits()
+	clocked.Remaining = 5 * time.Minute
+	want("nboard with the GUI's clock", got, 2, clocked)
+	o := base(true)
+	o.Selectivity = 0
+	got = nb(o, "set depth 16", "go")
+	fixed := lim16
+	fixed.Selectivity = 0
+	want("nboard set depth 16 with -sel", got, 0, fixed)
+	o = base(false)
+	o.Clock = ggf.Clock{Main: time.Minute, Increment: time.Second, Set: true}
+	got = run(RunConsole, o, "go\nlevel 16 500ms\ngo\nquit\n")
+	c12 := lim12
+	c12.Remaining, c12.Increment = time.Minute, time.Second
+	want("console go with -clock", got, 0, c12)
+	c16 := l16.Limits()
+	c16.MoveTime, c16.Remaining, c16.Increment = 500*time.Millisecond, time.Minute+time.Second, time.Second
+	want("console level 16 500ms", got, 1, c16)
+	got = run(RunGTP, base(false), "genmove b\nquit\n")
+	want("gtp genmove", got, 0, lim12)
 }

@@ -214,6 +214,9 @@ func (n *nboard) set(args string) {
 		n.st.setLevel(d)
 	case "game":
 		g, _, err := ggf.Parse(value)
+		if err == nil {
+			err = CheckPosition(&g.Start)
+		}
 		if err != nil {
 			n.fail("set game: %v; position unchanged", err)
 			return

@@ -85,7 +85,7 @@ func analysisLimits(lf *levelFlags) (search.Limits, error) {
 	case lf.depth.set:
 		row, err = search.LevelFor(lf.depth.v)
 		if err != nil {
-			return lim, exitError{2, fmt.Errorf("-depth %d: want 1-%d", lf.depth.v, protocol.MaxDepth)}
+			return lim, exitError{2, fmt.Errorf("-depth %d: want a depth of 1-%d", lf.depth.v, protocol.MaxDepth)}
 		}
 	case lf.moveTime == 0:
 		row, _ = search.LevelFor(search.DefaultLevel)

@@ -81,7 +81,7 @@ func (f *levelFlags) settings(s *protocol.EngineSettings) error {
 	s.Level, s.MoveTime = lv, f.moveTime
 	if f.depth.set {
 		if f.depth.v < 1 || f.depth.v > protocol.MaxDepth {
-			return exitError{2, fmt.Errorf("-depth %d: want 1-%d", f.depth.v, protocol.MaxDepth)}
+			return exitError{2, fmt.Errorf("-depth %d: want a depth of 1-%d", f.depth.v, protocol.MaxDepth)}
 		}
 		s.Depth = f.depth.v
 	}
