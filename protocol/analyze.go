@@ -55,6 +55,8 @@ func WriteAnalysis(w io.Writer, ms []search.MoveScore, n int, evalName string, e
 // "exact 20".
 func DepthLabel(in search.Info) string {
 	switch {
+	case in.MonteCarlo:
+		return "uct"
 	case in.Exact:
 		return fmt.Sprintf("exact %d", in.Depth)
 	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:

@@ -781,6 +781,8 @@ func scoreWords(in search.Info, bound bool) string {
 
 func depthWords(in search.Info) string {
 	switch {
+	case in.MonteCarlo:
+		return fmt.Sprintf("uct %d playouts", in.Nodes)
 	case in.Exact:
 		return "exact"
 	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:

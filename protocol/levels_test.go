@@ -309,3 +309,28 @@ func TestFrontEndLimits(t *testing.T) {
 	got = run(RunGTP, base(false), "genmove b\nquit\n")
 	want("gtp genmove", got, 0, lim12)
 }
+
+// A Monte-Carlo engine's hints carry no search depth: NBoard gets depth 0 (it used to get
+// the length of the PV as a depth), the console says how many playouts.
+func TestMonteCarloHintLabels(t *testing.T) {
+	eng, opt, err := NewEngine(EngineSettings{TTMiB: 1, Threads: 1, Eval: "mobility", BookPath: "none", Engine: "uct", UCT: "playouts=300"}, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := RunConsole(context.Background(), eng, strings.NewReader("f5\nhint 2\nquit\n"), &out, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^ 1\. [a-h][1-8] +[-+][0-9.]+  uct [0-9]+ playouts pv `).MatchString(out.String()) {
+		t.Errorf("console hint of the uct engine:\n%s", out.String())
+	}
+	c := newNBoardClientWith(t, eng, opt)
+	c.send("nboard 2")
+	c.send("hint 1")
+	for _, l := range c.untilStatusDone() {
+		if f := strings.Fields(l); f[0] == "search" && (len(f) != 5 || f[4] != "0") {
+			t.Errorf("nboard hint of the uct engine: %q, want depth 0", l)
+		}
+	}
+	c.close()
+}

@@ -307,6 +307,8 @@ func pvWords(pv []board.Square) string {
 // leading integer).
 func depthString(in search.Info) string {
 	switch {
+	case in.MonteCarlo:
+		return "0" // a Monte-Carlo estimate has no depth; the PV is the most visited line
 	case in.Exact:
 		return "100%"
 	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:

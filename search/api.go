@@ -42,9 +42,12 @@ type Info struct {
 	Exact       bool    // an exact endgame solve: Score is the final disc difference
 	WLD         bool    // win/loss/draw: only Score's sign counts (a proof at Selectivity 100)
 	Score       float64 // in discs, from the side to move's view
-	Nodes       uint64
-	Elapsed     time.Duration
-	PV          []board.Square // principal variation, passes as board.NoSquare
+	// MonteCarlo: Score is a Monte-Carlo tree search's estimate (package uct): there is no
+	// search depth (Depth 0), Nodes counts playouts.
+	MonteCarlo bool
+	Nodes      uint64
+	Elapsed    time.Duration
+	PV         []board.Square // principal variation, passes as board.NoSquare
 }
 
 // Result is the outcome of a search: the move to play (board.NoSquare for a pass) and the
