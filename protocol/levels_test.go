@@ -334,3 +334,59 @@ func TestMonteCarloHintLabels(t *testing.T) {
 	}
 	c.close()
 }
+
+// wldHintEngine answers every search with a midgame iteration (+7.5 for its first move) and
+// then a win/loss/draw proof (a win: +1).
+type wldHintEngine struct{ fakeEngine }
+
+func (w *wldHintEngine) result(b board.Board) []search.MoveScore {
+	var out []search.MoveScore
+	for i, sq := range legalSquares(&b) {
+		out = append(out, search.MoveScore{Move: sq, Info: search.Info{Depth: 12, Selectivity: 73, Score: 7.5 - float64(i), PV: []board.Square{sq}}})
+	}
+	return out
+}
+
+func (w *wldHintEngine) Analyze(ctx context.Context, b board.Board, lim search.Limits, n int, info func([]search.MoveScore)) []search.MoveScore {
+	ms := w.result(b)
+	info(ms)
+	for i := range ms {
+		ms[i].Info = search.Info{Depth: b.NumEmpties(), Selectivity: 100, WLD: true, Score: 1, PV: ms[i].PV}
+	}
+	info(ms)
+	return ms
+}
+
+func (w *wldHintEngine) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {
+	ms := w.Analyze(ctx, b, lim, 1, func(ms []search.MoveScore) { info(ms[0].Info) })
+	return search.Result{Move: ms[0].Move, Info: ms[0].Info}
+}
+
+// A win/loss/draw result is never shown as a disc score of +1: NBoard gets the midgame
+// estimate moved to agree with the proof (its depth says 100%W), the console says "win".
+func TestWLDNeverOneDisc(t *testing.T) {
+	eng := &wldHintEngine{}
+	c := newNBoardClientWith(t, eng, testOptions(t))
+	c.send("nboard 2")
+	c.send("hint 2")
+	lines := c.untilStatusDone()
+	c.send("go")
+	lines = append(lines, c.until("==="))
+	c.close()
+	want := []string{"search D3 7.50 0 100%W", "search C4 6.50 0 100%W", "=== D3/7.50/"}
+	joined := strings.Join(lines, "\n")
+	for _, w := range want {
+		if !strings.Contains(joined, w) {
+			t.Errorf("nboard: no %q in\n%s", w, joined)
+		}
+	}
+	var out bytes.Buffer
+	if err := RunConsole(context.Background(), eng, strings.NewReader("hint 2\ngo\nquit\n"), &out, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{" 1. d3     win  win/loss/draw pv d3", "GoThello plays d3 (black win, win/loss/draw"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("console: no %q in\n%s", w, out.String())
+		}
+	}
+}

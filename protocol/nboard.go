@@ -312,9 +312,16 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 	}
 	so := &searchOutput{out: n.out}
 	start := time.Now()
+	var mid float64 // the last midgame estimate, for a win/loss/draw result's eval (wldDiscs)
 	res := n.eng.Search(sctx, b, n.limits(&b), func(in search.Info) {
+		score := in.Score
+		if in.WLD {
+			score = wldDiscs(in.Score, mid)
+		} else {
+			mid = in.Score
+		}
 		if len(in.PV) > 0 {
-			so.printf("search %s %s 0 %s\n", pvString(in.PV), discText(in.Score), depthString(in))
+			so.printf("search %s %s 0 %s\n", pvString(in.PV), discText(score), depthString(in))
 		}
 		so.printf("nodestats %d %.3f\n", in.Nodes, in.Elapsed.Seconds())
 	})
@@ -327,7 +334,11 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 	if !ok {
 		n.opt.Log.Error().Str("move", res.Move.String()).Msg("nboard: engine returned an illegal move; playing the first legal move")
 	}
-	n.out.printf("=== %s/%s/%.3f\n", strings.ToUpper(mv.String()), discText(res.Score), time.Since(start).Seconds())
+	score := res.Score
+	if res.WLD {
+		score = wldDiscs(res.Score, mid)
+	}
+	n.out.printf("=== %s/%s/%.3f\n", strings.ToUpper(mv.String()), discText(score), time.Since(start).Seconds())
 }
 
 func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
@@ -381,9 +392,17 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 	// The last iteration's report usually equals the final one: it is not written twice.
 	var mu sync.Mutex
 	var last string
+	mid := map[board.Square]float64{} // the moves' last midgame estimates (wldDiscs)
 	write := func(ms []search.MoveScore) {
 		var sb strings.Builder
 		written := 0
+		mu.Lock()
+		for _, m := range ms {
+			if !m.WLD && !m.Bound {
+				mid[m.Move] = m.Score
+			}
+		}
+		mu.Unlock()
 		// Only the first k have exact values; the engine may list the others as bounds.
 		for _, m := range ms[:min(k, len(ms))] {
 			if inBook&m.Move.Bit() != 0 {
@@ -396,7 +415,13 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 			if len(pv) == 0 || pv[0] != m.Move {
 				pv = append([]board.Square{m.Move}, pv...)
 			}
-			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), discText(m.Score), depthString(m.Info))
+			score := m.Score
+			if m.WLD {
+				mu.Lock()
+				score = wldDiscs(m.Score, mid[m.Move])
+				mu.Unlock()
+			}
+			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), discText(score), depthString(m.Info))
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -432,9 +457,9 @@ func (n *nboard) learn() {
 	n.out.printf("learned\n")
 }
 
-// wldDiscs turns a win/loss/draw result into the disc value an "analysis" line carries. The
-// line has no field to mark a proof (a "search" line has its depth, "100%W"), and NBoard plots
-// the value in discs, so a proof's +1 would read as a win by one disc. The value sent is the
+// wldDiscs turns a win/loss/draw result into the disc value an "analysis", "search" or "==="
+// line carries. NBoard shows and plots the value in discs (a "search" line marks the proof in
+// its depth, "100%W", the others cannot), so a proof's +1 would read as a win by one disc. The value sent is the
 // midgame search's estimate, moved to the nearest value that agrees with the proof: at least +1
 // for a win, at most -1 for a loss, and 0 for a draw, which is exact.
 func wldDiscs(proof, estimate float64) float64 {
