@@ -74,6 +74,7 @@ func testFiles(t *testing.T) (wtb, txt, ggf, xot string) {
 		"pos.txt":   "---------------------------OX------XO--------------------------- X; 0\n",
 		"bad.toml":  "[perft]\nmovez = 1\n", "perft.toml": "[perft]\nmoves = \"f5d6c3\"\n", "gtp.toml": "[gtp]\nname = \"Configured\"\ntt = 1\n",
 		"corrupt.book": "GOTHBOOK but not really a book",
+		"long.txt":     strings.Repeat("f5", 40000) + "\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -179,6 +180,7 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, `color "green"`, "play", "-color", "green"),
 		cl(2, "depth of 1-60", "gtp", "-depth", "61"),
 		cl(2, "-level: level 61: want 0-60", "nboard", "-level", "61"),
+		cl(2, "long.txt: line 1 is longer than 65536 bytes: not an opening transcript", "match", "-a", "depth=1", "-b", "depth=1", "-openings", "long.txt", "-n", "2"),
 		cl(2, "-level: level -1: want 0-60", "analyze", "-level", "-1", "f5"),
 		cl(2, "-clock: clock \"5\": want a main time", "play", "-clock", "5"),
 		cl(2, "increment", "console", "-clock", "5m/x"),
