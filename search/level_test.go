@@ -1,6 +1,10 @@
 package search
 
 import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -79,5 +83,29 @@ func TestLevelPlan(t *testing.T) {
 	}
 	if p := planSearch(Limits{Depth: 12}, timePlan{}, 20, 0); !p.wldOnly || p.wldLevel != 0 {
 		t.Errorf("depth 12 without selectivity at 20 empties: plan %+v, want a win/loss/draw proof", p)
+	}
+}
+
+// The level table of docs/protocols.md is the table of LevelFor.
+func TestLevelTableDocumented(t *testing.T) {
+	data, err := os.ReadFile("../docs/protocols.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`(?m)^\| (\d+) \| (\d+) \| (none|(\d) \((\d+)%\)) \| (\d+) \| (\d+) \|$`)
+	rows := row.FindAllStringSubmatch(string(data), -1)
+	if len(rows) < 10 {
+		t.Fatalf("%d rows of the level table in docs/protocols.md", len(rows))
+	}
+	for _, r := range rows {
+		n, _ := strconv.Atoi(r[1])
+		l, err := LevelFor(n)
+		sel := "none"
+		if l.Selectivity > 0 {
+			sel = fmt.Sprintf("%d (%d%%)", l.Selectivity, SelectivityPercent(l.Selectivity))
+		}
+		if want := fmt.Sprintf("| %d | %d | %s | %d | %d |", n, l.Depth, sel, l.WLDEmpties, l.ExactEmpties); err != nil || r[0] != want {
+			t.Errorf("docs/protocols.md has %q, the table %q", r[0], want)
+		}
 	}
 }
