@@ -547,6 +547,14 @@ func (c *console) load(ctx context.Context, path string) {
 		c.errorf("load: which file? (a GGF record or a transcript such as f5d6c3)")
 		return
 	}
+	// Only a regular file: a pipe or a device (/dev/stdin, a FIFO) could block the session.
+	if fi, err := os.Stat(path); err != nil {
+		c.errorf("load: %v", err)
+		return
+	} else if !fi.Mode().IsRegular() {
+		c.errorf("load %s: not a regular file", printable(path))
+		return
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		c.errorf("load: %v", err)

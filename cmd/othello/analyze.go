@@ -20,7 +20,7 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	moves := fs.String("moves", "", "transcript played from the position (or from the start), e.g. f5d6c3")
 	lf := addLevelFlags(fs, false, "0")
 	n := fs.Int("n", 0, "number of best moves with exact values (0: all)")
-	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position, 1-256 (by default the cores)")
+	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position, 1-256; the default is the number of cores")
 	progress := fs.Bool("progress", false, "print the best move after each iteration")
 	redisAddrs := fs.String("redis", "", "analyze on the workers (\"othello worker\") sharing these Redis servers, host:port[,...] (docs/distributed.md)")
 	solveEmpties := fs.Int("solve-empties", 0, "with --redis: solve the moves exactly up to this many empties, else search them to --depth (0: twice the depth)")

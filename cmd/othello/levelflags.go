@@ -45,9 +45,9 @@ type levelFlags struct {
 // selectivity when empty).
 func addLevelFlags(fs *flag.FlagSet, withClock bool, selDefault string) *levelFlags {
 	f := &levelFlags{}
-	fs.Var(&f.level, "level", fmt.Sprintf("level 0-%d: midgame depth, selectivity and the empties from which the endgame is solved (docs/protocols.md; default %d, or the -depth's level)", search.MaxLevel, search.DefaultLevel))
-	fs.Var(&f.depth, "depth", "midgame search depth 1-60, overriding the level's")
-	sel := fmt.Sprintf("Multi-ProbCut selectivity 0 (none, exact depths) to %d, overriding the level's", search.MaxSelectivity)
+	fs.Var(&f.level, "level", fmt.Sprintf("level `N`, 0-%d: midgame depth, selectivity and the empties from which the endgame is solved (docs/protocols.md; default %d, or the -depth's level)", search.MaxLevel, search.DefaultLevel))
+	fs.Var(&f.depth, "depth", "midgame search depth `N`, 1-60, overriding the level's")
+	sel := fmt.Sprintf("Multi-ProbCut selectivity `N`, 0 (none, exact depths) to %d, overriding the level's", search.MaxSelectivity)
 	if selDefault != "" {
 		sel += " (default " + selDefault + ")"
 	}

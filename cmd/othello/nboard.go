@@ -24,7 +24,7 @@ func addEngineFlags(fs *flag.FlagSet, frontEnd string) *engineFlags {
 	f := &engineFlags{settings: protocol.EngineSettings{Version: Version}}
 	s := &f.settings
 	f.level = addLevelFlags(fs, frontEnd == "console" || frontEnd == "play", "")
-	f.search = addSearchFlags(fs, runtime.NumCPU(), "threads that search each position, 1-256 (by default the cores)")
+	f.search = addSearchFlags(fs, runtime.NumCPU(), "threads that search each position, 1-256; the default is the number of cores")
 	nameHelp := map[string]string{
 		"nboard": "engine name given to the GUI (one word)",
 		"gtp":    "engine name given to the controller (GTP \"name\")",
