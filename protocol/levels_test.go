@@ -372,8 +372,12 @@ func TestWLDNeverOneDisc(t *testing.T) {
 	lines := c.untilStatusDone()
 	c.send("go")
 	lines = append(lines, c.until("==="))
+	// Black must pass: the hint is the pass, minus white's value.
+	c.send("set game (;GM[Othello]BO[8 -OOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOO-*OO *];)")
+	c.send("hint 1")
+	lines = append(lines, c.untilStatusDone()...)
 	c.close()
-	want := []string{"search D3 7.50 0 100%W", "search C4 6.50 0 100%W", "=== D3/7.50/"}
+	want := []string{"search D3 7.50 0 100%W", "search C4 6.50 0 100%W", "=== D3/7.50/", "search PAE8 -7.50 0 100%W"}
 	joined := strings.Join(lines, "\n")
 	for _, w := range want {
 		if !strings.Contains(joined, w) {

@@ -368,11 +368,20 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 		// The only move is a pass: its value is minus the opponent's.
 		pb := b
 		pb.Pass()
-		res := n.eng.Search(sctx, pb, lim, func(search.Info) {})
+		var mid float64
+		res := n.eng.Search(sctx, pb, lim, func(in search.Info) {
+			if !in.WLD {
+				mid = in.Score
+			}
+		})
 		so.close()
 		if sctx.Err() == nil {
 			pv := append([]board.Square{board.NoSquare}, res.PV...)
-			n.out.printf("search %s %s 0 %s\n", pvString(pv), discText(-res.Score), depthString(res.Info))
+			score := -res.Score
+			if res.WLD {
+				score = -wldDiscs(res.Score, mid)
+			}
+			n.out.printf("search %s %s 0 %s\n", pvString(pv), discText(score), depthString(res.Info))
 			n.out.printf("status\n")
 		}
 		return
