@@ -3,6 +3,7 @@ package book
 import (
 	"bufio"
 	"fmt"
+	"github.com/othellogo/othello/internal/textline"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,7 +126,7 @@ func ParseTranscripts(r io.Reader) ([]Game, error) {
 		games = append(games, g)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("after line %d: %w", line, err)
+		return nil, textline.Err(err, line, 1024*1024, "a game transcript")
 	}
 	return games, nil
 }

@@ -3,6 +3,7 @@ package endgame
 import (
 	"bufio"
 	"fmt"
+	"github.com/othellogo/othello/internal/textline"
 	"io"
 	"os"
 	"strconv"
@@ -83,7 +84,7 @@ func ParseProblems(r io.Reader) ([]Problem, error) {
 		out = append(out, pr)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %v", line+1, err)
+		return nil, textline.Err(err, line, 1<<20, "a position")
 	}
 	return out, nil
 }

@@ -29,23 +29,23 @@ func AnalysisProgress(w io.Writer) func([]search.MoveScore) {
 func WriteAnalysis(w io.Writer, ms []search.MoveScore, n int, evalName string, el time.Duration) {
 	fmt.Fprintf(w, "eval %s, %s, %d nodes, %.2f s, %.2f M nodes/s\n", evalName, DepthLabel(ms[0].Info), ms[0].Nodes, el.Seconds(), float64(ms[0].Nodes)/el.Seconds()/1e6)
 	for i, m := range ms {
-		kind := "bound"
-		if m.Exact {
+		// A move beyond the n best is a bound unless the engine says it has its value.
+		bound := m.Bound || !m.Exact && !m.WLD && n > 0 && i >= n
+		kind := "value"
+		switch {
+		case bound:
+			kind = "bound"
+		case m.Exact:
 			kind = "exact"
-		} else if m.WLD {
+		case m.WLD:
 			kind = "wld"
-		} else if n <= 0 || i < n {
-			kind = "value"
 		}
 		score := fmt.Sprintf("%+7.2f", m.Score)
-		if kind == "bound" {
+		switch {
+		case m.WLD:
+			score = fmt.Sprintf("%6s", scoreWords(m.Info, false))
+		case bound:
 			score = fmt.Sprintf("<=%+5.1f", m.Score)
-		}
-		if m.WLD {
-			score = map[bool]string{true: "   win", false: "  loss"}[m.Score > 0]
-			if m.Score == 0 {
-				score = "  draw"
-			}
 		}
 		fmt.Fprintf(w, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvWords(m.PV))
 	}
@@ -55,6 +55,8 @@ func WriteAnalysis(w io.Writer, ms []search.MoveScore, n int, evalName string, e
 // "exact 20".
 func DepthLabel(in search.Info) string {
 	switch {
+	case in.MonteCarlo:
+		return "uct"
 	case in.Exact:
 		return fmt.Sprintf("exact %d", in.Depth)
 	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:

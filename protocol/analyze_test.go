@@ -25,6 +25,9 @@ func TestWriteAnalysis(t *testing.T) {
 		return search.MoveScore{Move: sq(name), Info: search.Info{Score: score, Exact: exact, WLD: wld}}
 	}
 	ms := []search.MoveScore{mv("g8", 18, true, false), mv("h1", 2, false, true), mv("a2", 0, false, true), mv("a3", -3.5, false, false), mv("a4", -6.25, false, false)}
+	// A solve's move beyond the n best, searched with a null window, is a bound whatever
+	// its Info says (FFO #1's b1: <= +6 at n 3, its true score -4).
+	ms = append(ms, search.MoveScore{Move: sq("b1"), Info: search.Info{Score: 6, Exact: true}, Bound: true})
 	ms[0].Info = info(22, 100, true, false)
 	ms[0].Score, ms[0].PV = 18, []board.Square{sq("g8"), board.NoSquare, sq("h8")}
 	var w bytes.Buffer
@@ -34,7 +37,8 @@ func TestWriteAnalysis(t *testing.T) {
 		" 2  h1      win  wld    \n" +
 		" 3  a2     draw  wld    \n" +
 		" 4  a3     -3.50  value  \n" +
-		" 5  a4   <= -6.2  bound  \n"
+		" 5  a4   <= -6.2  bound  \n" +
+		" 6  b1   <= +6.0  bound  \n"
 	if w.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", w.String(), want)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +29,9 @@ const consoleHelp = `commands:
   new                new game from the start position
   setboard <pos>     set a position: 64 squares a1..h8 (X or * black, O white, - empty) and
                      the side to move, e.g. setboard ---...--- X
-  level [depth [s]]  show or set the search depth and time per move in seconds (0: none)
+  load FILE          load a game: a GGF record or a transcript (f5d6c3...)
+  level [n [time]]   show or set the level (0-60: depth, selectivity, solve empties) and
+                     the time per move (seconds or e.g. 500ms; 0: none)
   mode [m]           who the engine plays: black, white, both or none
   color <c>          you play black or white; the engine plays the other colour
   show               the board, legal moves and the moves so far
@@ -43,9 +46,11 @@ type console struct {
 	out                      io.Writer
 	game                     *ggf.Game
 	redo                     []ggf.Move
-	depth                    int
-	moveTime                 time.Duration
+	st                       strength
 	engineBlack, engineWhite bool
+	// turnStart is when the side to move got the move: a person's time on the clock runs
+	// from it.
+	turnStart time.Time
 	book                     *bookPlayer
 	endNoted                 bool // the end of the input has been said to stop the searches
 }
@@ -55,9 +60,7 @@ type console struct {
 // running search and any later one (readLines); a script whose last search must finish ends
 // with quit.
 func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
-	c := &console{eng: eng, opt: opt, out: &errWriter{w: out}, game: ggf.New(board.Start()),
-		depth: opt.depth(), moveTime: opt.MoveTime, engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite,
-		book: newBookPlayer(opt.Book)}
+	c := newConsole(eng, opt, out)
 	ew := c.out.(*errWriter)
 	if opt.Interrupt != nil {
 		done := make(chan struct{})
@@ -93,6 +96,13 @@ func RunConsole(ctx context.Context, eng Engine, in io.Reader, out io.Writer, op
 		}
 	}
 	return ew.failed()
+}
+
+func newConsole(eng Engine, opt Options, out io.Writer) *console {
+	c := &console{eng: eng, opt: opt, out: &errWriter{w: out}, st: newStrength(&opt),
+		engineBlack: opt.EngineBlack, engineWhite: opt.EngineWhite, book: newBookPlayer(opt.Book)}
+	c.game = c.newGame(board.Start())
+	return c
 }
 
 // isConsoleQuit reports whether line is the command that ends the session.
@@ -228,7 +238,7 @@ func (c *console) handle(ctx context.Context, line string) bool {
 	case "help", "?", "h":
 		fmt.Fprint(c.out, consoleHelp)
 	case "new":
-		c.game = ggf.New(board.Start())
+		c.game = c.newGame(board.Start())
 		c.redo = nil
 		c.show()
 		c.autoplay(ctx)
@@ -236,6 +246,8 @@ func (c *console) handle(ctx context.Context, line string) bool {
 		c.playMoves(ctx, strings.Join(args, ""))
 	case "setboard":
 		c.setboard(ctx, strings.Join(args, " "))
+	case "load":
+		c.load(ctx, strings.Join(args, " "))
 	case "undo", "redo":
 		n := 1
 		if len(args) > 0 {
@@ -304,7 +316,7 @@ func (c *console) handle(ctx context.Context, line string) bool {
 	case "moves":
 		fmt.Fprintln(c.out, c.transcript())
 	case "ggf":
-		fmt.Fprintln(c.out, c.game.String())
+		fmt.Fprintln(c.out, c.record().String())
 	default:
 		// a move or a transcript typed directly, legal or not
 		if text := strings.Join(f, ""); looksLikeMoves(text) {
@@ -334,10 +346,17 @@ func (c *console) transcript() string {
 	return board.Transcript(sq)
 }
 
-// show prints the board and the legal moves.
+// show prints the board, the last move in brackets, the clocks and the legal moves; the
+// side to move's time runs from here.
 func (c *console) show() {
 	b := c.game.Final()
-	fmt.Fprint(c.out, b.Diagram())
+	fmt.Fprint(c.out, markLast(b.Diagram(), c.lastMove()))
+	c.turnStart = time.Now()
+	if c.opt.Clock.Set {
+		bl, _, _ := c.game.TimeLeft(true)
+		wl, _, _ := c.game.TimeLeft(false)
+		fmt.Fprintf(c.out, "clock: black %s, white %s\n", clockText(bl), clockText(wl))
+	}
 	switch {
 	case b.GameOver():
 		d := b.BlackScore()
@@ -353,6 +372,92 @@ func (c *console) show() {
 		fmt.Fprintf(c.out, "%s has no move and must pass\n", b.SideName())
 	default:
 		fmt.Fprintf(c.out, "legal moves: %s\n", pvWords(legalSquares(&b)))
+	}
+}
+
+// lastMove is the square of the last move played (passes skipped), NoSquare before any.
+func (c *console) lastMove() board.Square {
+	for i := len(c.game.Moves) - 1; i >= 0; i-- {
+		if c.game.Moves[i].Square != board.NoSquare {
+			return c.game.Moves[i].Square
+		}
+	}
+	return board.NoSquare
+}
+
+// markLast puts brackets around square sq of a board.Diagram: "4 - - -[*]* - - - 4".
+func markLast(diagram string, sq board.Square) string {
+	if sq == board.NoSquare {
+		return diagram
+	}
+	lines := strings.Split(diagram, "\n")
+	r, col := 1+sq.Row(), 1+2*sq.Col() // the row's line; the blank before the square
+	if r >= len(lines) || col+2 >= len(lines[r]) {
+		return diagram
+	}
+	row := []byte(lines[r])
+	row[col], row[col+2] = '[', ']'
+	lines[r] = string(row)
+	return strings.Join(lines, "\n")
+}
+
+// newGame is a record of a new game from start, with the date and the game clock.
+func (c *console) newGame(start board.Board) *ggf.Game {
+	g := ggf.New(start)
+	g.Date = time.Now().UTC().Format("2006.01.02_15:04:05.UTC")
+	if c.opt.Clock.Set {
+		g.Clock = c.opt.Clock
+	}
+	return g
+}
+
+// record is the game as a GGF record with its players and, once it is over, its result.
+func (c *console) record() *ggf.Game {
+	g := *c.game
+	player := func(engine bool) string {
+		if engine {
+			return c.opt.name()
+		}
+		return "human"
+	}
+	g.Black, g.White = player(c.engineBlack), player(c.engineWhite)
+	g.Result = "?"
+	if b := c.game.Final(); b.GameOver() {
+		g.Result = fmt.Sprintf("%+d", b.BlackScore())
+		if b.BlackScore() == 0 {
+			g.Result = "0"
+		}
+	}
+	return &g
+}
+
+// playHuman plays a person's move, timed on the clock (the first move of a transcript takes
+// the time since the board was shown) and says when a clock has run out: the game goes on,
+// a person's overstepped clock is only reported.
+func (c *console) playHuman(sq board.Square, first bool) error {
+	b := c.game.Final()
+	m := ggf.Move{Square: sq, Black: b.BlackToMove}
+	if c.opt.Clock.Set && sq != board.NoSquare {
+		m.HasTime = true
+		if first {
+			m.Time = time.Since(c.turnStart)
+		}
+	}
+	if err := c.game.Play(m); err != nil {
+		return err
+	}
+	c.noteFlag(b.BlackToMove)
+	return nil
+}
+
+// noteFlag says when the clock of black (or white) has just run out.
+func (c *console) noteFlag(black bool) {
+	if !c.opt.Clock.Set {
+		return
+	}
+	left, _, _ := c.game.TimeLeft(black)
+	if left < 0 && left+c.game.Moves[len(c.game.Moves)-1].Time >= 0 {
+		fmt.Fprintf(c.out, "%s's clock has run out (%s); the game goes on\n", colour(black), clockText(left))
 	}
 }
 
@@ -374,8 +479,8 @@ func (c *console) playMoves(ctx context.Context, text string) {
 		c.errorf("%s; nothing played; %s", msg, legalWords(&at))
 		return
 	}
-	for _, sq := range moves {
-		if err := c.game.PlayMove(sq); err != nil {
+	for i, sq := range moves {
+		if err := c.playHuman(sq, i == 0); err != nil {
 			c.errorf("%v", err) // cannot happen: the transcript was checked
 			return
 		}
@@ -416,18 +521,109 @@ func (c *console) setboard(ctx context.Context, text string) {
 	if err == nil && strings.Trim(rest, " \t;") != "" {
 		err = fmt.Errorf("unexpected %q after the side to move", printable(rest))
 	}
+	if err == nil {
+		err = CheckPosition(&b)
+	}
 	if err != nil {
-		c.errorf("setboard: %v", err)
+		c.errorf("setboard: %v; position unchanged", err)
 		return
 	}
 	if b.MustPass() {
 		b.Pass()
 		fmt.Fprintf(c.out, "%s has no move: %s to move\n", colour(!b.BlackToMove), b.SideName())
 	}
-	c.game = ggf.New(b)
+	c.game = c.newGame(b)
 	c.redo = nil
 	c.show()
 	c.autoplay(ctx)
+}
+
+// load replaces the game by the one in a file: a GGF record (the first, when the file holds
+// several) or a transcript of moves from the start ("f5d6c3...", blanks and line ends
+// allowed). The players, dates and clocks of a record are not taken over: the console keeps
+// its own.
+func (c *console) load(ctx context.Context, path string) {
+	if path == "" {
+		c.errorf("load: which file? (a GGF record or a transcript such as f5d6c3)")
+		return
+	}
+	// Only a regular file: a pipe or a device (/dev/stdin, a FIFO) could block the session.
+	if fi, err := os.Stat(path); err != nil {
+		c.errorf("load: %v", err)
+		return
+	} else if !fi.Mode().IsRegular() {
+		c.errorf("load %s: not a regular file", printable(path))
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		c.errorf("load: %v", err)
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(f, ggf.MaxRecord+1))
+	f.Close()
+	switch {
+	case err != nil:
+		c.errorf("load %s: %v", printable(path), err)
+		return
+	case len(data) > ggf.MaxRecord:
+		c.errorf("load %s: larger than %d bytes: not one game", printable(path), ggf.MaxRecord)
+		return
+	}
+	text := string(data)
+	g := c.newGame(board.Start())
+	if strings.Contains(text, "(;") {
+		rec, _, err := ggf.Parse(text)
+		if err == nil {
+			err = CheckPosition(&rec.Start)
+		}
+		if err != nil {
+			c.errorf("load %s: %v; game unchanged", printable(path), err)
+			return
+		}
+		g.Start = rec.Start
+		for _, m := range rec.Moves {
+			m.HasTime, m.Time = false, 0
+			if err := g.Play(m); err != nil {
+				c.errorf("load %s: %v; game unchanged", printable(path), err) // cannot happen: the record was replayed
+				return
+			}
+		}
+	} else {
+		moves, _, err := board.ParseTranscript(text)
+		if err != nil {
+			c.errorf("load %s: %v; game unchanged", printable(path), err)
+			return
+		}
+		for _, sq := range moves {
+			g.PlayMove(sq)
+		}
+	}
+	c.game, c.redo = g, nil
+	fmt.Fprintf(c.out, "loaded %d moves\n", len(g.Moves))
+	c.show()
+	c.autoplay(ctx)
+}
+
+// CheckPosition refuses a position no game can reach by its centre: the four centre squares
+// are filled at the start and never emptied, so an empty board, or one with an empty centre
+// square, is a typing error rather than a position to search.
+func CheckPosition(b *board.Board) error {
+	var empty []string
+	for _, sq := range []board.Square{board.D4, board.E4, board.D5, board.E5} {
+		if (b.P|b.O)&sq.Bit() == 0 {
+			empty = append(empty, sq.String())
+		}
+	}
+	switch {
+	case len(empty) == 4:
+		return fmt.Errorf("the board has no disc in its centre (d4 e4 d5 e5): not a position of a game")
+	case len(empty) == 1:
+		return fmt.Errorf("centre square %s is empty: no game reaches such a position (the centre is filled from the start)", empty[0])
+	case len(empty) > 1:
+		return fmt.Errorf("centre squares %s are empty: no game reaches such a position (the centre is filled from the start)", strings.Join(empty, " "))
+	}
+	return nil
 }
 
 func (c *console) isEngine(b *board.Board) bool {
@@ -483,8 +679,15 @@ func (c *console) redoMoves(ctx context.Context, n int) {
 	c.show()
 }
 
+// limits are the level's limits, with the side to move's game clock when there is one.
 func (c *console) limits() search.Limits {
-	return search.Limits{Depth: c.depth, MoveTime: c.moveTime, Selectivity: c.opt.Selectivity}
+	lim := c.st.limits()
+	b := c.game.Final()
+	if left, inc, ok := c.game.TimeLeft(b.BlackToMove); ok {
+		// An overstepped clock still gets a token amount: zero would mean "no clock".
+		lim.Remaining, lim.Increment = max(left, 10*time.Millisecond), inc
+	}
+	return lim
 }
 
 // engineMove lets the engine play the side to move (or pass for it). A search interrupted by
@@ -516,8 +719,10 @@ func (c *console) engineMove(ctx context.Context) (interrupted bool) {
 		c.opt.Log.Error().Str("move", res.Move.String()).Msg("console: engine returned an illegal move; playing the first legal move")
 	}
 	fmt.Fprintf(c.out, "%s plays %s (%s %s, %s, %d nodes, %.2f s; pv %s)\n", c.opt.name(), mv, colour(b.BlackToMove),
-		signed(res.Score), depthWords(res.Info), res.Nodes, el.Seconds(), pvWords(res.PV))
-	c.game.Play(ggf.Move{Square: mv, Black: b.BlackToMove, Eval: res.Score, HasEval: true, Time: el, HasTime: true})
+		scoreWords(res.Info, false), depthWords(res.Info), res.Nodes, el.Seconds(), pvWords(res.PV))
+	// A win/loss/draw result is no disc score: the record keeps no eval for it.
+	c.game.Play(ggf.Move{Square: mv, Black: b.BlackToMove, Eval: res.Score, HasEval: !res.WLD, Time: el, HasTime: true})
+	c.noteFlag(b.BlackToMove)
 	c.redo = nil
 	return interrupted
 }
@@ -554,7 +759,7 @@ func (c *console) autoplay(ctx context.Context) {
 // progress prints search iterations for a person at a terminal; scripts get the result only.
 func (c *console) progress(in search.Info) {
 	if c.opt.Prompt {
-		fmt.Fprintf(c.out, "  %-12s %7s %12d nodes %7.2f s  %s\n", depthWords(in), signed(in.Score), in.Nodes, in.Elapsed.Seconds(), pvWords(in.PV))
+		fmt.Fprintf(c.out, "  %-12s %7s %12d nodes %7.2f s  %s\n", depthWords(in), scoreWords(in, false), in.Nodes, in.Elapsed.Seconds(), pvWords(in.PV))
 	}
 }
 
@@ -566,8 +771,26 @@ func signed(x float64) string {
 	return s
 }
 
+// scoreWords is a value for people: a disc score ("+38.00"), "win", "loss" or "draw" for a
+// win/loss/draw result (never a disc score of +1), "<=+6.00" for an upper bound.
+func scoreWords(in search.Info, bound bool) string {
+	switch {
+	case in.WLD && in.Score > 0:
+		return "win"
+	case in.WLD && in.Score < 0:
+		return "loss"
+	case in.WLD:
+		return "draw"
+	case bound:
+		return "<=" + signed(in.Score)
+	}
+	return signed(in.Score)
+}
+
 func depthWords(in search.Info) string {
 	switch {
+	case in.MonteCarlo:
+		return fmt.Sprintf("uct %d playouts", in.Nodes)
 	case in.Exact:
 		return "exact"
 	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:
@@ -616,7 +839,7 @@ func (c *console) hint(ctx context.Context, n int) {
 		if i++; i > n {
 			break
 		}
-		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i, m.Move, signed(m.Score), depthWords(m.Info), pvWords(m.PV))
+		fmt.Fprintf(c.out, "%2d. %s %7s  %-12s pv %s\n", i, m.Move, scoreWords(m.Info, m.Bound), depthWords(m.Info), pvWords(m.PV))
 	}
 }
 
@@ -673,29 +896,43 @@ func (c *console) solve(ctx context.Context, args []string) {
 		res.Nodes, time.Since(start).Seconds(), pvWords(res.PV))
 }
 
+// level shows or sets the level (search.LevelFor: depth, selectivity unless -sel fixed it,
+// solve empties) and the time per move, as whole seconds or a duration ("500ms").
 func (c *console) level(args []string) {
 	if len(args) > 0 {
-		d, err := parseInt(args[0])
-		if err != nil || d < 1 {
-			c.errorf("level %s: want a depth of at least 1", printable(args[0]))
+		n, err := parseInt(args[0])
+		if err != nil || n < 0 || n > search.MaxLevel {
+			c.errorf("level %s: want a level of 0-%d (the table is in docs/protocols.md)", printable(args[0]), search.MaxLevel)
 			return
 		}
-		var mt time.Duration
+		mt := c.st.moveTime
 		if len(args) > 1 {
-			s, err := parseInt(args[1])
-			if err != nil || s < 0 {
-				c.errorf("level: time %s: want whole seconds, 0 for none", printable(args[1]))
+			mt, err = parseMoveTime(args[1])
+			if err != nil {
+				c.errorf("level: time %s: %v", printable(args[1]), err)
 				return
 			}
-			mt = time.Duration(min(s, 1<<30)) * time.Second
 		}
-		c.depth, c.moveTime = min(d, MaxDepth), mt
+		c.st.setLevel(n)
+		c.st.moveTime = mt
 	}
-	if c.moveTime > 0 {
-		fmt.Fprintf(c.out, "level: depth %d, %v a move\n", c.depth, c.moveTime)
-	} else {
-		fmt.Fprintf(c.out, "level: depth %d\n", c.depth)
+	fmt.Fprintf(c.out, "%s\n", c.st.String())
+}
+
+// parseMoveTime reads a time per move: whole seconds ("5") or a duration ("500ms", "2s");
+// 0 is none.
+func parseMoveTime(s string) (time.Duration, error) {
+	if v, err := parseInt(s); err == nil {
+		if v < 0 {
+			return 0, fmt.Errorf("want a time of at least 0")
+		}
+		return time.Duration(min(v, 1<<30)) * time.Second, nil
 	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want whole seconds or a duration such as 500ms, 0 for none")
+	}
+	return d, nil
 }
 
 func (c *console) mode(ctx context.Context, args []string) {

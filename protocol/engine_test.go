@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 	"github.com/rs/zerolog"
@@ -16,10 +17,30 @@ import (
 // NewEngine refuses every setting it cannot use with a message naming it, and builds the
 // engine and the options from good ones.
 func TestNewEngine(t *testing.T) {
-	good := EngineSettings{Depth: 4, TTMiB: 1, Threads: 1, Selectivity: 2, Eval: "mobility", Name: "T", Version: "1", BookPath: "none"}
+	good := EngineSettings{Depth: 4, TTMiB: 1, Threads: 1, Selectivity: 2, SetSelectivity: true, Eval: "mobility", Name: "T", Version: "1", BookPath: "none"}
 	eng, opt, err := NewEngine(good, zerolog.Nop())
-	if err != nil || eng == nil || opt.Depth != 4 || opt.Selectivity != 2 || opt.Name != "T" || opt.Book.Book != nil {
+	if err != nil || eng == nil || opt.Depth != 4 || opt.Selectivity != 2 || !opt.FixedSelectivity || opt.ExactEmpties != 8 || opt.WLDEmpties != 10 || opt.Name != "T" || opt.Book.Book != nil {
 		t.Fatalf("good settings: %v, %+v", err, opt)
+	}
+	// The level table: a level's row, its depth and selectivity overridden by explicit ones;
+	// no level and no depth is the default level.
+	l20, _ := search.LevelFor(20)
+	for _, c := range []struct {
+		s                      EngineSettings
+		depth, sel, exact, wld int
+	}{
+		{EngineSettings{Level: l20}, 20, 5, 26, 28},
+		{EngineSettings{Level: l20, Depth: 14}, 14, 5, 26, 28},
+		{EngineSettings{Level: l20, Selectivity: 0, SetSelectivity: true}, 20, 0, 26, 28},
+		{EngineSettings{}, 12, 5, 20, 22},
+		{EngineSettings{Depth: 16}, 16, 5, 24, 26},
+	} {
+		s := c.s
+		s.TTMiB, s.Threads, s.Eval, s.BookPath = 1, 1, "mobility", "none"
+		_, opt, err := NewEngine(s, zerolog.Nop())
+		if err != nil || opt.Depth != c.depth || opt.Selectivity != c.sel || opt.ExactEmpties != c.exact || opt.WLDEmpties != c.wld {
+			t.Errorf("%+v: %v, depth %d sel %d exact %d wld %d; want %d %d %d %d", c.s, err, opt.Depth, opt.Selectivity, opt.ExactEmpties, opt.WLDEmpties, c.depth, c.sel, c.exact, c.wld)
+		}
 	}
 	mc := good
 	mc.Engine, mc.UCT = "uct", "playouts=500"
@@ -37,7 +58,8 @@ func TestNewEngine(t *testing.T) {
 		change func(*EngineSettings)
 		want   string
 	}{
-		{func(s *EngineSettings) { s.Depth = 0 }, "depth of 1-60"},
+		{func(s *EngineSettings) { s.Depth = -1 }, "depth of 1-60"},
+		{func(s *EngineSettings) { s.Clock = ggf.Clock{Set: true} }, "positive main time"},
 		{func(s *EngineSettings) { s.Depth = 61 }, "depth of 1-60"},
 		{func(s *EngineSettings) { s.TTMiB = 0 }, "at least 1 MiB"},
 		{func(s *EngineSettings) { s.Threads = 0 }, "-threads 0"},

@@ -9,9 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/othellogo/othello/board"
-	"github.com/othellogo/othello/ggf"
 )
 
 // TestUpdateConsoleScripts rewrites the expected output of the console scripts from their
@@ -35,9 +32,7 @@ func TestUpdateConsoleScripts(t *testing.T) {
 				o.EngineWhite = true
 			}
 			var out bytes.Buffer
-			ew := &errWriter{w: &out}
-			c := &console{eng: &fakeEngine{}, opt: o, out: ew, game: ggf.New(board.Start()), depth: o.depth(),
-				engineBlack: o.EngineBlack, engineWhite: o.EngineWhite}
+			c := newConsole(&fakeEngine{}, o, &out)
 			var sb strings.Builder
 			flush := func() {
 				for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
@@ -86,18 +81,27 @@ func TestUpdateConsoleScripts(t *testing.T) {
 	}
 }
 
-var timeRE = regexp.MustCompile(`[0-9]+\.[0-9]+ s`)
+// varRE matches what changes from run to run: times and the date of a GGF record.
+var varRE = regexp.MustCompile(`[0-9]+\.[0-9]+ s|DT\[[^\]]*\]`)
 
 func expectFor(line string) string {
 	if line == "" {
 		return "<"
 	}
-	if !timeRE.MatchString(line) {
+	if !varRE.MatchString(line) {
 		return "< " + line
 	}
-	parts := timeRE.Split(line, -1)
-	for i := range parts {
-		parts[i] = regexp.QuoteMeta(parts[i])
+	var sb strings.Builder
+	last := 0
+	for _, m := range varRE.FindAllStringIndex(line, -1) {
+		sb.WriteString(regexp.QuoteMeta(line[last:m[0]]))
+		if strings.HasPrefix(line[m[0]:], "DT[") {
+			sb.WriteString(`DT\[[^\]]*\]`)
+		} else {
+			sb.WriteString("[0-9.]+ s")
+		}
+		last = m[1]
 	}
-	return "<~ " + strings.Join(parts, "[0-9.]+ s")
+	sb.WriteString(regexp.QuoteMeta(line[last:]))
+	return "<~ " + sb.String()
 }

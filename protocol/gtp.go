@@ -374,11 +374,12 @@ func (g *gtp) genmove(ctx context.Context, args []string) (string, error) {
 	return strings.ToUpper(mv.String()), nil
 }
 
-// limits: the depth and move time of the options, and the clock kept from time_settings,
+// limits: the level and move time of the options, and the clock kept from time_settings,
 // time_left and the engine's own thinking: main time left as the game clock, or in byo-yomi
 // the period's time over its stones as the time for this move.
 func (g *gtp) limits(black bool) search.Limits {
-	lim := search.Limits{Depth: g.opt.depth(), MoveTime: g.opt.MoveTime, Selectivity: g.opt.Selectivity}
+	st := newStrength(&g.opt)
+	lim := st.limits()
 	c := colourIndex(black)
 	if !g.timed[c] {
 		return lim

@@ -66,7 +66,7 @@ type nboard struct {
 	out      *syncWriter
 	abort    aborter
 	game     *ggf.Game
-	depth    int
+	st       strength
 	contempt int
 	book     *bookPlayer
 	noted    bool            // the book note has been shown
@@ -76,7 +76,7 @@ type nboard struct {
 // RunNBoard speaks the NBoard protocol on in and out until "quit", the end of the input or
 // the end of ctx. It returns an error only when writing to out fails.
 func RunNBoard(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opt Options) error {
-	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), depth: opt.depth(),
+	n := &nboard{eng: eng, opt: opt, out: &syncWriter{w: out}, game: ggf.New(board.Start()), st: newStrength(&opt),
 		book: newBookPlayer(opt.Book)}
 	// Learning is stopped by quit or the end of the input only (a ping waits for it, as with
 	// Ntest).
@@ -200,18 +200,23 @@ func (n *nboard) set(args string) {
 	what, value := splitCommand(args)
 	switch what {
 	case "depth":
+		// NBoard's level: level d of the level table, as Edax and NTest take it.
 		d, err := parseInt(value)
 		if err != nil || d < 1 {
-			n.fail("set depth %s: want a depth of at least 1; depth stays %d", printable(value), n.depth)
+			n.fail("set depth %s: want a depth of at least 1; depth stays %d", printable(value), n.st.depth)
 			return
 		}
-		if d > MaxDepth {
-			n.opt.Log.Info().Int("asked", d).Int("used", MaxDepth).Msg("nboard: depth clipped")
-			d = MaxDepth
+		if d > search.MaxLevel {
+			n.opt.Log.Info().Int("asked", d).Int("used", search.MaxLevel).Msg("nboard: depth clipped")
+			n.out.printf("status set depth %s: more than a game's 60 moves; searching at level %d (to the end)\n", printable(value), search.MaxLevel)
+			d = search.MaxLevel
 		}
-		n.depth = d
+		n.st.setLevel(d)
 	case "game":
 		g, _, err := ggf.Parse(value)
+		if err == nil {
+			err = CheckPosition(&g.Start)
+		}
 		if err != nil {
 			n.fail("set game: %v; position unchanged", err)
 			return
@@ -251,11 +256,12 @@ func (n *nboard) move(args string) {
 	}
 }
 
-// limits are the search limits for the side to move: the depth, and the clock from the game
-// record when it has one.
+// limits are the search limits for the side to move: the level, and the clock from the game
+// record when it has one, which replaces -time (the GUI's clock wins).
 func (n *nboard) limits(b *board.Board) search.Limits {
-	lim := search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}
+	lim := n.st.limits()
 	if left, inc, ok := n.game.TimeLeft(b.BlackToMove); ok {
+		lim.MoveTime = 0
 		// An overstepped clock still gets a token amount: zero would mean "no clock".
 		lim.Remaining = max(left, 10*time.Millisecond)
 		lim.Increment = inc
@@ -306,9 +312,16 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 	}
 	so := &searchOutput{out: n.out}
 	start := time.Now()
+	var mid float64 // the last midgame estimate, for a win/loss/draw result's eval (wldDiscs)
 	res := n.eng.Search(sctx, b, n.limits(&b), func(in search.Info) {
+		score := in.Score
+		if in.WLD {
+			score = wldDiscs(in.Score, mid)
+		} else {
+			mid = in.Score
+		}
 		if len(in.PV) > 0 {
-			so.printf("search %s %s 0 %s\n", pvString(in.PV), discText(in.Score), depthString(in))
+			so.printf("search %s %s 0 %s\n", pvString(in.PV), discText(score), depthString(in))
 		}
 		so.printf("nodestats %d %.3f\n", in.Nodes, in.Elapsed.Seconds())
 	})
@@ -321,7 +334,11 @@ func (n *nboard) goMove(ctx context.Context, seq uint64) {
 	if !ok {
 		n.opt.Log.Error().Str("move", res.Move.String()).Msg("nboard: engine returned an illegal move; playing the first legal move")
 	}
-	n.out.printf("=== %s/%s/%.3f\n", strings.ToUpper(mv.String()), discText(res.Score), time.Since(start).Seconds())
+	score := res.Score
+	if res.WLD {
+		score = wldDiscs(res.Score, mid)
+	}
+	n.out.printf("=== %s/%s/%.3f\n", strings.ToUpper(mv.String()), discText(score), time.Since(start).Seconds())
 }
 
 func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
@@ -351,11 +368,20 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 		// The only move is a pass: its value is minus the opponent's.
 		pb := b
 		pb.Pass()
-		res := n.eng.Search(sctx, pb, lim, func(search.Info) {})
+		var mid float64
+		res := n.eng.Search(sctx, pb, lim, func(in search.Info) {
+			if !in.WLD {
+				mid = in.Score
+			}
+		})
 		so.close()
 		if sctx.Err() == nil {
 			pv := append([]board.Square{board.NoSquare}, res.PV...)
-			n.out.printf("search %s %s 0 %s\n", pvString(pv), discText(-res.Score), depthString(res.Info))
+			score := -res.Score
+			if res.WLD {
+				score = -wldDiscs(res.Score, mid)
+			}
+			n.out.printf("search %s %s 0 %s\n", pvString(pv), discText(score), depthString(res.Info))
 			n.out.printf("status\n")
 		}
 		return
@@ -375,9 +401,17 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 	// The last iteration's report usually equals the final one: it is not written twice.
 	var mu sync.Mutex
 	var last string
+	mid := map[board.Square]float64{} // the moves' last midgame estimates (wldDiscs)
 	write := func(ms []search.MoveScore) {
 		var sb strings.Builder
 		written := 0
+		mu.Lock()
+		for _, m := range ms {
+			if !m.WLD && !m.Bound {
+				mid[m.Move] = m.Score
+			}
+		}
+		mu.Unlock()
 		// Only the first k have exact values; the engine may list the others as bounds.
 		for _, m := range ms[:min(k, len(ms))] {
 			if inBook&m.Move.Bit() != 0 {
@@ -390,7 +424,13 @@ func (n *nboard) hint(ctx context.Context, seq uint64, args string) {
 			if len(pv) == 0 || pv[0] != m.Move {
 				pv = append([]board.Square{m.Move}, pv...)
 			}
-			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), discText(m.Score), depthString(m.Info))
+			score := m.Score
+			if m.WLD {
+				mu.Lock()
+				score = wldDiscs(m.Score, mid[m.Move])
+				mu.Unlock()
+			}
+			fmt.Fprintf(&sb, "search %s %s 0 %s\n", pvString(pv), discText(score), depthString(m.Info))
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -426,9 +466,9 @@ func (n *nboard) learn() {
 	n.out.printf("learned\n")
 }
 
-// wldDiscs turns a win/loss/draw result into the disc value an "analysis" line carries. The
-// line has no field to mark a proof (a "search" line has its depth, "100%W"), and NBoard plots
-// the value in discs, so a proof's +1 would read as a win by one disc. The value sent is the
+// wldDiscs turns a win/loss/draw result into the disc value an "analysis", "search" or "==="
+// line carries. NBoard shows and plots the value in discs (a "search" line marks the proof in
+// its depth, "100%W", the others cannot), so a proof's +1 would read as a win by one disc. The value sent is the
 // midgame search's estimate, moved to the nearest value that agrees with the proof: at least +1
 // for a win, at most -1 for a loss, and 0 for a draw, which is exact.
 func wldDiscs(proof, estimate float64) float64 {
@@ -465,7 +505,9 @@ func (n *nboard) analyze(ctx context.Context, seq uint64) {
 			continue
 		default:
 			var mid search.Info
-			res := n.eng.Search(sctx, b, search.Limits{Depth: n.depth, Selectivity: n.opt.Selectivity}, func(in search.Info) {
+			lim := n.st.limits()
+			lim.MoveTime = 0 // a game's analysis is not timed
+			res := n.eng.Search(sctx, b, lim, func(in search.Info) {
 				if !in.WLD {
 					mid = in
 				}

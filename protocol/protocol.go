@@ -25,6 +25,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/search"
 )
 
@@ -45,10 +46,21 @@ type Options struct {
 	// change it); 0 means DefaultDepth.
 	Depth int
 	// Selectivity is the Multi-ProbCut level of game moves and hints (0: none); exact
-	// endgame solves are never selective.
-	Selectivity int
-	// MoveTime bounds each move of the console and GTP (0: none; a GTP clock also applies).
+	// endgame solves are never selective. FixedSelectivity keeps it when a level is picked
+	// later (NBoard's "set depth", the console's "level"): the command line gave it.
+	Selectivity      int
+	FixedSelectivity bool
+	// ExactEmpties and WLDEmpties are the most empties at which game moves and hints solve
+	// exactly and prove win/loss/draw (0: those of Depth's row of the level table,
+	// search.LevelFor); Level is the level the settings come from.
+	ExactEmpties, WLDEmpties int
+	Level                    int
+	// MoveTime bounds each move (0: none). A game clock also applies in the console and GTP;
+	// in NBoard the GUI's clock, when the game has one, replaces it.
 	MoveTime time.Duration
+	// Clock is the game clock of the console and play, the same for both sides (not Set:
+	// none): the engine's moves are timed from it, and the board shows both clocks.
+	Clock ggf.Clock
 	// Prompt makes the console print a prompt before each command (for a terminal).
 	Prompt bool
 	// EngineBlack and EngineWhite make the console play that colour by itself after each
@@ -295,6 +307,8 @@ func pvWords(pv []board.Square) string {
 // leading integer).
 func depthString(in search.Info) string {
 	switch {
+	case in.MonteCarlo:
+		return "0" // a Monte-Carlo estimate has no depth; the PV is the most visited line
 	case in.Exact:
 		return "100%"
 	case in.WLD && in.Selectivity > 0 && in.Selectivity < 100:

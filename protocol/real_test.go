@@ -31,11 +31,15 @@ type nboardClient struct {
 }
 
 func newNBoardClient(t *testing.T, eng Engine) *nboardClient {
+	return newNBoardClientWith(t, eng, Options{Log: zerolog.Nop()})
+}
+
+func newNBoardClientWith(t *testing.T, eng Engine, opt Options) *nboardClient {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &nboardClient{t: t, in: inW, out: bufio.NewReader(outR), ended: make(chan error, 1)}
 	go func() {
-		err := RunNBoard(context.Background(), eng, inR, outW, Options{Log: zerolog.Nop()})
+		err := RunNBoard(context.Background(), eng, inR, outW, opt)
 		outW.Close()
 		inR.CloseWithError(io.ErrClosedPipe)
 		c.ended <- err

@@ -20,13 +20,16 @@ type Limits struct {
 	// added after each move (0 Remaining: no clock).
 	Remaining time.Duration
 	Increment time.Duration
-	// Selectivity is the Multi-ProbCut level: 0 none (exact), higher cuts more.
+	// Selectivity is the Multi-ProbCut level: 0 none (exact), higher cuts more. Without
+	// ExactEmpties a depth level's win/loss/draw band is probable (73%) only when it is set.
 	Selectivity int
 	// Nodes stops the search after about this many nodes (0: none). Used by tests and bench.
 	Nodes uint64
 	// ExactEmpties, when positive, is the number of empties from which the search solves the
-	// endgame exactly, in place of the choice made from the depth and the time (a GUI's
-	// "endgame level"; a solve that runs out of time still falls back on the midgame result).
+	// endgame exactly, in place of the choice made from the depth (a GUI's "endgame level",
+	// a row of the level table: LevelFor). Under a clock or a time per move it is capped at
+	// what the time plan would solve: a solve that runs out of time is thrown away for the
+	// midgame result.
 	ExactEmpties int
 	// WLDEmpties, with ExactEmpties, is the most empties at which the search proves
 	// win/loss/draw after its midgame iterations (0: none above ExactEmpties).
@@ -40,9 +43,12 @@ type Info struct {
 	Exact       bool    // an exact endgame solve: Score is the final disc difference
 	WLD         bool    // win/loss/draw: only Score's sign counts (a proof at Selectivity 100)
 	Score       float64 // in discs, from the side to move's view
-	Nodes       uint64
-	Elapsed     time.Duration
-	PV          []board.Square // principal variation, passes as board.NoSquare
+	// MonteCarlo: Score is a Monte-Carlo tree search's estimate (package uct): there is no
+	// search depth (Depth 0), Nodes counts playouts.
+	MonteCarlo bool
+	Nodes      uint64
+	Elapsed    time.Duration
+	PV         []board.Square // principal variation, passes as board.NoSquare
 }
 
 // Result is the outcome of a search: the move to play (board.NoSquare for a pass) and the
@@ -56,6 +62,10 @@ type Result struct {
 type MoveScore struct {
 	Move board.Square
 	Info
+	// Bound: Score is only an upper bound, the move is no better (a move searched with a null
+	// window at the n-th best value when n best moves were asked for, which failed low). Its
+	// Info still describes the search (Exact for a solve), not this value.
+	Bound bool
 }
 
 // MaxSolveEmpties is the most empties a front end solves exactly on request without being

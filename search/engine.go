@@ -527,7 +527,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 				Depth: depth, Selectivity: sel, Exact: exact, WLD: wld,
 				Score: float64(rm[i].score) / float64(e.scale), Nodes: e.nodes,
 				Elapsed: time.Since(e.start), PV: append([]board.Square(nil), rm[i].pv...),
-			}})
+			}, Bound: !rm[i].exact})
 		}
 		if info != nil {
 			info(append([]MoveScore(nil), out...))

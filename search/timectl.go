@@ -180,7 +180,17 @@ func planSearch(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 		exactAt = 14
 	}
 	if lim.ExactEmpties > 0 {
+		timeExact, timeWLD := exactAt, wldAt
 		exactAt, wldAt = lim.ExactEmpties, max(lim.WLDEmpties, 0)
+		p.wldLevel = 0
+		if tp.hard > 0 {
+			// A level under a clock: no solve the clock could not pay for (a solve that runs
+			// out of time is thrown away, and its time with it).
+			exactAt, wldAt = min(exactAt, timeExact), min(wldAt, max(timeWLD, exactAt))
+		}
+	}
+	if lim.Selectivity == 0 {
+		// Exact depths asked for: no probable win/loss/draw result either.
 		p.wldLevel = 0
 	}
 	// An iteration as deep as the empties searches to the end of the game: exact without

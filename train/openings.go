@@ -3,6 +3,7 @@ package train
 import (
 	"bufio"
 	"fmt"
+	"github.com/othellogo/othello/internal/textline"
 	"io"
 	"strings"
 
@@ -38,5 +39,5 @@ func ReadOpenings(r io.Reader, skip, n int) ([][]board.Square, error) {
 			break
 		}
 	}
-	return out, sc.Err()
+	return out, textline.Err(sc.Err(), line, bufio.MaxScanTokenSize, "an opening transcript")
 }

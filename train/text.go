@@ -3,6 +3,7 @@ package train
 import (
 	"bufio"
 	"fmt"
+	"github.com/othellogo/othello/internal/textline"
 	"io"
 	"strconv"
 	"strings"
@@ -52,7 +53,8 @@ func ReadTranscripts(name string, r io.Reader) ([]TranscriptGame, error) {
 	var games []TranscriptGame
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 1<<16)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {
 			continue
@@ -72,7 +74,7 @@ func ReadTranscripts(name string, r io.Reader) ([]TranscriptGame, error) {
 		games = append(games, TranscriptGame{Line: line, Moves: moves, Result: res})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, textline.Err(err, line-1, 1<<16, "a game transcript"))
 	}
 	return games, nil
 }
@@ -89,7 +91,8 @@ type XOTOpening struct {
 func ReadXOT(name string, r io.Reader) ([]XOTOpening, error) {
 	var out []XOTOpening
 	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {
 			continue
@@ -108,7 +111,7 @@ func ReadXOT(name string, r io.Reader) ([]XOTOpening, error) {
 		out = append(out, XOTOpening{Moves: moves, Board: b})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, textline.Err(err, line-1, bufio.MaxScanTokenSize, "an opening"))
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/othellogo/othello/internal/textline"
 	"io"
 	"math/bits"
 	"os"
@@ -461,7 +462,7 @@ func ReadPositions(r io.Reader) ([]board.Board, error) {
 		out = append(out, b)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return nil, textline.Err(err, line, bufio.MaxScanTokenSize, "a position")
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no positions")

@@ -687,7 +687,7 @@ func (e *Engine) moveScores() []search.MoveScore {
 			score = e.ScoreOf(c.mean())
 		}
 		out[i] = search.MoveScore{Move: c.move, Info: search.Info{
-			Depth: len(line), Score: score, Nodes: nodes, Elapsed: el, PV: line,
+			MonteCarlo: true, Score: score, Nodes: nodes, Elapsed: el, PV: line,
 		}}
 	}
 	return out
@@ -704,7 +704,7 @@ func gameOver(b *board.Board) search.MoveScore {
 // playouts, Limits.MoveTime, or a share of the clock; the Config's budget when lim gives
 // none; Depth and Selectivity are ignored). info, when not nil, gets the best move's Info
 // from time to time and at the end. Info.Score is the move's win rate mapped by ScoreOf,
-// Info.Depth the length of its PV (the most visited line), Info.Nodes the playouts. The move
+// Info.MonteCarlo set (no depth: the PV is the most visited line), Info.Nodes the playouts. The move
 // is always legal: board.NoSquare when the side to move must pass. It returns soon after ctx
 // is cancelled, with the best move so far.
 func (e *Engine) Search(ctx context.Context, b board.Board, lim search.Limits, info func(search.Info)) search.Result {

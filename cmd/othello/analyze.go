@@ -16,14 +16,11 @@ import (
 
 func cmdAnalyze(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "analyze")
-	var lim search.Limits
 	position := fs.String("position", "", "position: 64 board characters and the side to move (obf form), quoted")
 	moves := fs.String("moves", "", "transcript played from the position (or from the start), e.g. f5d6c3")
-	fs.IntVar(&lim.Depth, "depth", 0, "midgame depth (0: none; with no depth and no time, 12)")
-	fs.DurationVar(&lim.MoveTime, "time", 0, "time for the analysis, e.g. 5s (0: none)")
+	lf := addLevelFlags(fs, false, "0")
 	n := fs.Int("n", 0, "number of best moves with exact values (0: all)")
-	fs.IntVar(&lim.Selectivity, "sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d", search.MaxSelectivity))
-	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position (default: the cores)")
+	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position, 1-256; the default is the number of cores")
 	progress := fs.Bool("progress", false, "print the best move after each iteration")
 	redisAddrs := fs.String("redis", "", "analyze on the workers (\"othello worker\") sharing these Redis servers, host:port[,...] (docs/distributed.md)")
 	solveEmpties := fs.Int("solve-empties", 0, "with --redis: solve the moves exactly up to this many empties, else search them to --depth (0: twice the depth)")
@@ -38,6 +35,13 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
+	if err := protocol.CheckPosition(&b); err != nil {
+		return exitError{2, err}
+	}
+	lim, err := analysisLimits(lf)
+	if err != nil {
+		return err
+	}
 	if err := lim.Check(); err != nil {
 		return exitError{2, err}
 	}
@@ -45,9 +49,6 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	ev, err := sf.configure(&cfg)
 	if err != nil {
 		return err
-	}
-	if lim.Depth == 0 && lim.MoveTime == 0 {
-		lim.Depth = 12
 	}
 	if *redisAddrs != "" {
 		return distributedAnalyze(env, *redisAddrs, b, lim, *n, *solveEmpties, ev)
@@ -67,4 +68,41 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	}
 	protocol.WriteAnalysis(env.stdout, ms, *n, ev.name, time.Since(start))
 	return nil
+}
+
+// analysisLimits are the limits of an analysis: the -level's row (or the -depth's, or the
+// default level's when neither a depth nor a time is given), its depth and selectivity
+// overridden by -depth and -sel (0 by default: an analysis searches exact depths), and -time.
+// A time alone leaves the depth and the solve to the time plan.
+func analysisLimits(lf *levelFlags) (search.Limits, error) {
+	row, err := lf.row()
+	if err != nil {
+		return search.Limits{}, err
+	}
+	var lim search.Limits
+	switch {
+	case lf.level.set:
+	case lf.depth.set:
+		row, err = search.LevelFor(lf.depth.v)
+		if err != nil {
+			return lim, exitError{2, fmt.Errorf("-depth %d: want a depth of 1-%d", lf.depth.v, protocol.MaxDepth)}
+		}
+	case lf.moveTime == 0:
+		row, _ = search.LevelFor(search.DefaultLevel)
+	}
+	if row != (search.Level{}) {
+		lim = row.Limits()
+	}
+	if lf.depth.set {
+		lim.Depth = lf.depth.v
+	}
+	lim.Selectivity = 0
+	if lf.level.set {
+		lim.Selectivity = row.Selectivity
+	}
+	if lf.sel.set {
+		lim.Selectivity = lf.sel.v
+	}
+	lim.MoveTime = lf.moveTime
+	return lim, nil
 }

@@ -23,7 +23,7 @@ func cmdPlay(env *cmdEnv, args []string) error {
 // against a person ("play": the engine answers each move).
 func runConsole(env *cmdEnv, name string, args []string) error {
 	fs := newFlagSet(env, name)
-	ef := addEngineFlags(fs, true)
+	ef := addEngineFlags(fs, name)
 	var colour *string
 	if name == "play" {
 		colour = fs.String("color", "black", "the colour you play: black or white (black moves first)")

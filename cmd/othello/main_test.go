@@ -78,6 +78,7 @@ func testFiles(t *testing.T) (wtb, txt, ggf, xot string) {
 		"bad.toml":  "[perft]\nmovez = 1\n", "perft.toml": "[perft]\nmoves = \"f5d6c3\"\n", "gtp.toml": "[gtp]\nname = \"Configured\"\ntt = 1\n",
 		"corrupt.book": "GOTHBOOK but not really a book",
 		"openings.txt": "f5d6c3\n", "games.ggf": oldGame + "\n",
+		"long.txt":     strings.Repeat("f5", 40000) + "\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -189,6 +190,13 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, "badpos.txt: line 1", "eval", "-positions", "badpos.txt"),
 		cl(2, `color "green"`, "play", "-color", "green"),
 		cl(2, "depth of 1-60", "gtp", "-depth", "61"),
+		cl(2, "-level: level 61: want 0-60", "nboard", "-level", "61"),
+		cl(2, "long.txt: line 1 is longer than 65536 bytes: not an opening transcript", "match", "-a", "depth=1", "-b", "depth=1", "-openings", "long.txt", "-n", "2"),
+		cl(2, "-level: level -1: want 0-60", "analyze", "-level", "-1", "f5"),
+		cl(2, "-clock: clock \"5\": want a main time", "play", "-clock", "5"),
+		cl(2, "increment", "console", "-clock", "5m/x"),
+		cl(2, "flag provided but not defined: -clock", "nboard", "-clock", "5m"),
+		cl(2, "no disc in its centre", "analyze", "-position", strings.Repeat("-", 64)+" X"),
 		cl(2, "must not be negative", "console", "-time", "-1s"),
 		cl(2, "-threads 0", "nboard", "-threads", "0"),
 		cl(2, "-parallel: parallel mode", "nboard", "-parallel", "x"),
@@ -256,6 +264,9 @@ func TestRuns(t *testing.T) {
 		clIn("1 name\n2 play b f5\n3 genmove w\nquit\n", 0, "^=1 GoThello\n\n=2 \n\n=3 ", "gtp", "-depth", "2", "-tt", "1"),
 		clIn("f5\nhint 2\nmoves\nquit\n", 0, "(?s) 2\\. .*f5\n", "console", "-depth", "2", "-tt", "1"),
 		clIn("f5\nquit\n", 0, "", "console", "-threads", "2", "-depth", "4"),
+		clIn("level\nquit\n", 0, "level 16: depth 16@73%, win/loss/draw from 26 empties, exact from 24\n", "console", "-level", "16", "-tt", "1"),
+		clIn("level\nlevel 20\nquit\n", 0, "(?s)level: depth 4, win/loss/draw from 26 empties, exact from 24\n.*level: depth 20, win/loss/draw from 28 empties, exact from 26\n", "console", "-level", "16", "-depth", "4", "-sel", "0", "-tt", "1"),
+		clIn("f5\nquit\n", 0, "(?s)clock: black 5:00, white 5:00\n.*GoThello plays .*clock: black [45]:[0-9][0-9], white [45]:[0-9][0-9]\n", "play", "-clock", "5m/2s", "-depth", "2", "-tt", "1"),
 		clIn("f5\nmoves\nquit\n", 0, "GoThello plays ", "play", "-depth", "2", "-tt", "1"),
 		clIn("moves\nquit\n", 0, "Tester plays ", "play", "-color", "white", "-depth", "1", "-tt", "1", "-name", "Tester"),
 		clIn("hint 1\ngo\nquit\n", 0, `(?s) 1\. [a-h][1-8] .* book .*, book\)`, "console", "-depth", "2", "-tt", "1", "-book", "t.book"),

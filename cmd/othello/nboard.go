@@ -11,29 +11,39 @@ import (
 )
 
 // engineFlags are the options every protocol front end shares (protocol.EngineSettings): how
-// the engine is built, how deep it searches by default, and the opening book.
+// the engine is built, its level and clocks (levelFlags), and the opening book.
 type engineFlags struct {
 	settings protocol.EngineSettings
 	search   *searchFlags
+	level    *levelFlags
 }
 
-func addEngineFlags(fs *flag.FlagSet, withTime bool) *engineFlags {
+// addEngineFlags adds them to fs for the front end named ("nboard", "gtp", "console" or
+// "play"), whose name the help of -name and -book speaks of.
+func addEngineFlags(fs *flag.FlagSet, frontEnd string) *engineFlags {
 	f := &engineFlags{settings: protocol.EngineSettings{Version: Version}}
 	s := &f.settings
-	fs.IntVar(&s.Depth, "depth", protocol.DefaultDepth, "default midgame search depth (1-60)")
-	f.search = addSearchFlags(fs, runtime.NumCPU(), "threads that search each position (default: the cores)")
-	fs.IntVar(&s.Selectivity, "sel", protocol.DefaultSelectivity, fmt.Sprintf("Multi-ProbCut selectivity level of game play and hints, 0 (none) to %d", search.MaxSelectivity))
-	fs.StringVar(&s.Name, "name", EngineName, "engine name given to the GUI (one word)")
+	f.level = addLevelFlags(fs, frontEnd == "console" || frontEnd == "play", "")
+	f.search = addSearchFlags(fs, runtime.NumCPU(), "threads that search each position, 1-256; the default is the number of cores")
+	nameHelp := map[string]string{
+		"nboard": "engine name given to the GUI (one word)",
+		"gtp":    "engine name given to the controller (GTP \"name\")",
+	}[frontEnd]
+	if nameHelp == "" {
+		nameHelp = "engine name shown on the console"
+	}
+	fs.StringVar(&s.Name, "name", EngineName, nameHelp)
 	fs.StringVar(&s.Engine, "engine", "alphabeta", "the engine: alphabeta, or uct (Monte-Carlo tree search; see -uct)")
 	fs.StringVar(&s.UCT, "uct", "", "with -engine uct, its options key=value,...: playouts, time, prune (off, on = paper, visits, halving), playout (random, greedy, softmax, cutoff), c, threads, ...")
-	fs.StringVar(&s.BookPath, "book", "default", "opening book file, or \"default\" (the embedded book) or \"none\"; NBoard's learn writes to a file")
+	bookHelp := "opening book file, or \"default\" (the embedded book) or \"none\""
+	if frontEnd == "nboard" {
+		bookHelp += "; NBoard's learn writes to a file"
+	}
+	fs.StringVar(&s.BookPath, "book", "default", bookHelp)
 	fs.BoolVar(&s.NoBook, "no-book", false, "play without an opening book")
 	fs.Float64Var(&s.Book.Margin, "book-margin", 1, "with -book-random: book moves within this many discs of the best are candidates")
 	fs.BoolVar(&s.Book.Random, "book-random", false, "pick at random among the book moves within -book-margin of the best (else the best)")
 	fs.Uint64Var(&s.Book.Seed, "book-seed", 1, "seed of -book-random's picks")
-	if withTime {
-		fs.DurationVar(&s.MoveTime, "time", 0, "time per move, e.g. 5s (0: none; a game clock also applies)")
-	}
 	return f
 }
 
@@ -47,6 +57,9 @@ func (f *engineFlags) addLearnFlags(fs *flag.FlagSet) {
 // engine builds the search engine and the front end's options (protocol.NewEngine).
 func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, error) {
 	s := f.settings
+	if err := f.level.settings(&s); err != nil {
+		return nil, protocol.Options{}, err
+	}
 	s.TTMiB, s.Threads, s.Eval = f.search.tt, f.search.threads, f.search.eval
 	mode, err := search.ParseParallel(f.search.parallel)
 	if err != nil {
@@ -62,9 +75,9 @@ func (f *engineFlags) engine(env *cmdEnv) (protocol.Engine, protocol.Options, er
 
 func cmdNBoard(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "nboard")
-	ef := addEngineFlags(fs, false)
+	ef := addEngineFlags(fs, "nboard")
 	ef.addLearnFlags(fs)
-	setUsage(env, fs, "usage: othello nboard [options]\n\nSpeaks the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI:\nregister the command \"othello nboard\" as an engine. The GUI sets the depth.\nLogs go to stderr. Options:\n")
+	setUsage(env, fs, "usage: othello nboard [options]\n\nSpeaks the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI:\nregister the command \"othello nboard\" as an engine. The GUI's level (set depth N)\npicks level N, the GUI's clock replaces -time. Logs go to stderr. Options:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
