@@ -247,8 +247,8 @@ func TestRuns(t *testing.T) {
 		clIn("1 genmove b\nquit\n", 0, "^=1 (?s).*corrupt book", "gtp", "-depth", "2", "-tt", "1", "-book", "corrupt.book"),
 		cl(0, "(?s)24 empties vs WTHOR theoretical score.*wrote tiny.gtw", "train", "-o", "tiny.gtw", "-epochs", "1", "-exact", "6", "-exact-cache", "labels.gtx",
 			"-empties-bias", "-mobility", "-validation", wtb, "selfplay.txt"),
-		cl(0, "evaluation", "eval", "-weights", "tiny.gtw", "-moves", "f5d6c3"),
-		cl(0, "validation on", "eval", "-weights", "tiny.gtw", "-info"),
+		cl(0, "evaluation", "eval", "-eval", "tiny.gtw", "-moves", "f5d6c3"),
+		cl(0, `validation on \[wth_2023_200.wtb\]`, "eval", "-weights", "tiny.gtw", "-info"),
 		cl(0, "wrote fitted.gtw", "eval", "-games", wtb, "-exact", "0", "-fit-bias", "fitted.gtw"),
 		cl(1, "absent.gtw", "eval", "-weights", "absent.gtw"),
 		cl(0, "wrote 40 positions", "-q", "label", "-o", "l.txt", "-n", "40", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", wtb),
@@ -267,6 +267,17 @@ func TestRuns(t *testing.T) {
 	}
 	if e, err := eval.Load("tiny.gtw"); err != nil || !e.HasMobility() || e.EmptiesBias() == ([61]float64{}) {
 		t.Errorf("trained weights: %v; want mobility features and the correction by empties", err)
+	}
+	// The weights name their training files without the directories of the machine that
+	// trained them, and a run without validation games shows no validation error.
+	if _, out, _ := runCmd(t, "", "eval", "-eval", "tiny.gtw", "-info"); strings.Contains(out, filepath.Dir(wtb)) || !strings.Contains(out, "(paths [selfplay.txt])") {
+		t.Errorf("eval -info names the training machine's paths:\n%s", out)
+	}
+	if code, _, errOut := runCmd(t, "", "train", "-o", "noval.gtw", "-epochs", "1", "-exact", "0", wtb); code != 0 || strings.Contains(errOut, "NaN") {
+		t.Errorf("train without validation: exit %d, stderr:\n%s", code, errOut)
+	}
+	if data, _ := os.ReadFile("noval.csv"); !strings.Contains(string(data), "\n0,1,") || strings.Contains(string(data), "NaN") {
+		t.Errorf("the log of a run without validation:\n%s", data)
 	}
 	if data, _ := os.ReadFile("fit.txt"); !regexp.MustCompile(`(?m)^[234] 4 2 `).Match(data) {
 		t.Errorf("mpcfit -out wrote %q: want the height-4 regressions of stages 2-4", data)
