@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -116,6 +118,10 @@ func WriteWeights(path string, res *Result, games, val []Game, emptiesBias bool,
 		}
 	}
 	var summary bytes.Buffer
+	// The summary travels with the weights: it names the files by their base names, not by
+	// the training machine's paths.
+	run.Paths, run.Validation = baseNames(run.Paths), baseNames(run.Validation)
+	run.Positions = strings.Join(baseNames(strings.Split(run.Positions, ",")), ",")
 	shown := run.Config
 	shown.Positions = nil
 	fmt.Fprintf(&summary, "GoThello weights trained %s in %s\nconfig %+v, exact relabelling from %d empties\ntraining data %v (paths %v)\n",
@@ -137,14 +143,29 @@ func WriteWeights(path string, res *Result, games, val []Game, emptiesBias bool,
 	return summary.Bytes(), nil
 }
 
+// baseNames returns the last element of each path (filepath.Base), keeping empty ones empty.
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if p = strings.TrimSpace(p); p != "" {
+			out[i] = filepath.Base(p)
+		}
+	}
+	return out
+}
+
 // WriteLog writes the per-epoch errors of a fit as CSV: stage, epoch, train_mae, train_rmse,
-// val_mae; atomically.
+// val_mae (empty without validation games); atomically.
 func WriteLog(path string, log []EpochStats) error {
 	return atomicfile.Write(path, 0o644, func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		w.Write([]string{"stage", "epoch", "train_mae", "train_rmse", "val_mae"})
 		for _, e := range log {
-			w.Write([]string{strconv.Itoa(e.Stage), strconv.Itoa(e.Epoch), fmt.Sprintf("%.4f", e.TrainMAE), fmt.Sprintf("%.4f", e.TrainRMSE), fmt.Sprintf("%.4f", e.ValMAE)})
+			val := ""
+			if !math.IsNaN(e.ValMAE) {
+				val = fmt.Sprintf("%.4f", e.ValMAE)
+			}
+			w.Write([]string{strconv.Itoa(e.Stage), strconv.Itoa(e.Epoch), fmt.Sprintf("%.4f", e.TrainMAE), fmt.Sprintf("%.4f", e.TrainRMSE), val})
 		}
 		w.Flush()
 		return w.Error()

@@ -97,7 +97,7 @@ func TestWriteWeightsAndLog(t *testing.T) {
 	dir := t.TempDir()
 	for _, bias := range []bool{false, true} {
 		path := filepath.Join(dir, "w.gtw")
-		run := Run{Config: cfg, Exact: 0, Paths: []string{"train.wtb"}, Validation: []string{"val.wtb"}, FitTime: 3 * time.Second}
+		run := Run{Config: cfg, Exact: 0, Paths: []string{"/home/someone/data/train.wtb"}, Validation: []string{"../data/val.wtb"}, FitTime: 3 * time.Second}
 		summary, err := WriteWeights(path, res, games[:100], games[100:], bias, run)
 		if err != nil {
 			t.Fatal(err)

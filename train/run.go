@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -135,13 +137,17 @@ func Train(o RunOptions, w io.Writer) error {
 	}
 	bar := o.bar(eval.NumStages*cfg.Epochs, "training")
 	res, err := Fit(games, val, cfg, func(e EpochStats) {
-		bar.Describe(fmt.Sprintf("stage %2d train %.2f val %.2f", e.Stage, e.TrainMAE, e.ValMAE))
+		bar.Describe(epochText(e))
 		bar.Add(1)
 		ev := o.Log.Debug()
 		if e.Epoch == cfg.Epochs {
 			ev = o.Log.Info()
 		}
-		ev.Int("stage", e.Stage).Int("epoch", e.Epoch).Float64("train_mae", e.TrainMAE).Float64("train_rmse", e.TrainRMSE).Float64("val_mae", e.ValMAE).Msg("epoch")
+		ev = ev.Int("stage", e.Stage).Int("epoch", e.Epoch).Float64("train_mae", e.TrainMAE).Float64("train_rmse", e.TrainRMSE)
+		if !math.IsNaN(e.ValMAE) {
+			ev = ev.Float64("val_mae", e.ValMAE)
+		}
+		ev.Msg("epoch")
 	})
 	bar.Finish()
 	if err != nil {
@@ -259,14 +265,29 @@ func EvaluatePositionFiles(w io.Writer, e *eval.Evaluator, paths []string, log z
 	return nil
 }
 
-// Summary returns the training summary stored in the weights (section TRN1).
+// epochText is the progress bar's description of an epoch; without validation games there
+// is no validation error to show.
+func epochText(e EpochStats) string {
+	if math.IsNaN(e.ValMAE) {
+		return fmt.Sprintf("stage %2d train %.2f", e.Stage, e.TrainMAE)
+	}
+	return fmt.Sprintf("stage %2d train %.2f val %.2f", e.Stage, e.TrainMAE, e.ValMAE)
+}
+
+// Summary returns the training summary stored in the weights (section TRN1). Files written
+// before the summary stored base names only name the training machine's absolute paths:
+// those are shown by their last element.
 func Summary(e *eval.Evaluator) ([]byte, error) {
 	summary, ok := e.Section("TRN1")
 	if !ok {
 		return nil, errors.New("the weight file has no training summary (section TRN1)")
 	}
-	return summary, nil
+	return absPath.ReplaceAll(summary, []byte("$1$2")), nil
 }
+
+// absPath matches an absolute path (Unix or Windows) starting a word of a summary; its
+// groups are what precedes the path and the path's last element.
+var absPath = regexp.MustCompile(`(^|[\s\[,(])(?:[A-Za-z]:)?[/\\](?:[^\s,\[\]()/\\]*[/\\])*([^\s,\[\]()/\\]*)`)
 
 // MPCFitOptions are the settings of FitMPCText.
 type MPCFitOptions struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/weights"
 	"github.com/rs/zerolog"
 )
 
@@ -52,7 +54,7 @@ func TestTrain(t *testing.T) {
 		if err := Train(o, &out); err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"validation on [" + val + "]", "24 empties vs WTHOR theoretical score", "labelled positions: 2 from " + pos, "wrote " + o.Out} {
+		for _, want := range []string{"validation on [" + filepath.Base(val) + "]", "24 empties vs WTHOR theoretical score", "labelled positions: 2 from " + filepath.Base(pos), "wrote " + o.Out} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("run %d: the output lacks %q:\n%s", run+1, want, out.String())
 			}
@@ -292,4 +294,47 @@ func TestOptionChecks(t *testing.T) {
 	if o.Exact = 0; o.ExactTableBytes() != 0 {
 		t.Errorf("ExactTableBytes without relabelling: %d", o.ExactTableBytes())
 	}
+}
+
+// The summary of weights trained before it stored base names still shows no directory of the
+// machine that trained them (the embedded weights name /work/... paths), and the progress of
+// a run without validation games shows no validation error.
+func TestSummaryWithoutPaths(t *testing.T) {
+	e, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Summary(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(s), "/") || !strings.Contains(string(s), "validation on [WTH_2023.wtb]") {
+		t.Errorf("summary:\n%s", s)
+	}
+	e, err = eval.FromFile("x", mustFileWithSection(t, "TRN1", "data 2 files (paths [/a/b/wthor C:\\x\\y.wtb rel/z.txt]), from /tmp/s/l6.txt,/tmp/s/l8.txt, 60..57 win/loss\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Summary(e); string(s) != "data 2 files (paths [wthor y.wtb rel/z.txt]), from l6.txt,l8.txt, 60..57 win/loss\n" {
+		t.Errorf("summary %q", s)
+	}
+	if got := epochText(EpochStats{Stage: 3, TrainMAE: 5, ValMAE: math.NaN()}); got != "stage  3 train 5.00" {
+		t.Errorf("epoch without validation: %q", got)
+	}
+	if got := epochText(EpochStats{Stage: 3, TrainMAE: 5, ValMAE: 6}); got != "stage  3 train 5.00 val 6.00" {
+		t.Errorf("epoch with validation: %q", got)
+	}
+}
+
+// mustFileWithSection is the embedded weight file with section tag set to text.
+func mustFileWithSection(t *testing.T, tag, text string) *weights.File {
+	t.Helper()
+	f, err := weights.Decode(weights.EmbeddedName, weights.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSection(tag, []byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

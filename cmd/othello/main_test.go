@@ -184,6 +184,10 @@ func TestUsageErrors(t *testing.T) {
 		cl(2, "-exact-cache no/c.gtx: cannot write", "train", "-o", "w.gtw", "-exact-cache", "no/c.gtx", wtb),
 		cl(2, "-exact-tt 1000000000 with -workers 3: .* memory needed", "train", "-exact-tt", "1000000000", "-workers", "3", "-o", "w.gtw", wtb),
 		cl(2, "-fit-bias needs -games", "eval", "-fit-bias", "w.gtw"),
+		cl(2, "want at least one opening", "openings", "-n", "0"),
+		cl(2, "plies 0", "openings", "-plies", "0"),
+		cl(2, "-o p.obf exists \\(-force replaces it\\)", "openings", "-o", "p.obf"),
+		cl(2, "-o no/o.txt: cannot write", "openings", "-o", "no/o.txt"),
 		cl(2, `position "XXO garbage"`, "eval", "-position", "XXO garbage"),
 		cl(2, `unexpected argument "extra"`, "eval", "extra"),
 		cl(2, "-fit-bias no/f.gtw: cannot write", "eval", "-games", wtb, "-fit-bias", "no/f.gtw"),
@@ -250,6 +254,9 @@ func TestRuns(t *testing.T) {
 		cl(1, "absent.book", "book", "stats", "--book", "absent.book"),
 		cl(0, `8 games \(4 openings x 2 colours\), concurrency 2, clock 1m0s \+ 0s(?s).*in 8 games.*Elo.*thinking time per move: A mean.*least clock left`,
 			"match", "-a", "depth=2,end=10", "-b", "depth=1,eval=mobility,pvs=off", "-openings", xot, "-n", "3", "-random", "1", "-concurrency", "2", "-no-progress", "-ggf", "games.ggf", "-clock", "1m"),
+		cl(0, `(?s)openings: 4 kept of \d+ searched.*values \(discs, black's view\): mean`, "openings", "-n", "4", "-depth", "2", "-tt", "1", "-eval", "mobility", "-max-abs", "3", "-o", "o.txt"),
+		cl(0, `openings: 2 kept`, "openings", "-n", "2", "-depth", "2", "-tt", "1", "-seed", "5", "-o", "o.txt", "-force"),
+		cl(0, `4 games \(2 openings x 2 colours\)`, "match", "-a", "depth=1", "-b", "depth=1", "-openings", "o.txt", "-no-progress"),
 		cl(1, "exited", "match", "-b-nboard", "exit 0", "-random", "1", "-no-progress"),
 		cl(1, "did not answer", "match", "-random", "1", "-no-progress", "-b-nboard", "cat", "-handshake-timeout", "300ms"),
 		cl(1, "2 games ended by an engine error", "match", "-random", "1", "-no-progress", "-a", "depth=1", "-b-nboard", dies),
@@ -274,8 +281,8 @@ func TestRuns(t *testing.T) {
 		clIn("1 genmove b\nquit\n", 0, "^=1 (?s).*corrupt book", "gtp", "-depth", "2", "-tt", "1", "-book", "corrupt.book"),
 		cl(0, "(?s)24 empties vs WTHOR theoretical score.*wrote tiny.gtw", "train", "-o", "tiny.gtw", "-epochs", "1", "-exact", "6", "-exact-cache", "labels.gtx",
 			"-empties-bias", "-mobility", "-validation", wtb, "selfplay.txt"),
-		cl(0, "evaluation", "eval", "-weights", "tiny.gtw", "-moves", "f5d6c3"),
-		cl(0, "validation on", "eval", "-weights", "tiny.gtw", "-info"),
+		cl(0, "evaluation", "eval", "-eval", "tiny.gtw", "-moves", "f5d6c3"),
+		cl(0, `validation on \[wth_2023_200.wtb\]`, "eval", "-weights", "tiny.gtw", "-info"),
 		cl(0, "wrote fitted.gtw", "eval", "-games", wtb, "-exact", "0", "-fit-bias", "fitted.gtw"),
 		cl(1, "absent.gtw", "eval", "-weights", "absent.gtw"),
 		cl(0, "wrote 40 positions", "-q", "label", "-o", "l.txt", "-n", "40", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", wtb),
@@ -295,6 +302,17 @@ func TestRuns(t *testing.T) {
 	}
 	if e, err := eval.Load("tiny.gtw"); err != nil || !e.HasMobility() || e.EmptiesBias() == ([61]float64{}) {
 		t.Errorf("trained weights: %v; want mobility features and the correction by empties", err)
+	}
+	// The weights name their training files without the directories of the machine that
+	// trained them, and a run without validation games shows no validation error.
+	if _, out, _ := runCmd(t, "", "eval", "-eval", "tiny.gtw", "-info"); strings.Contains(out, filepath.Dir(wtb)) || !strings.Contains(out, "(paths [selfplay.txt])") {
+		t.Errorf("eval -info names the training machine's paths:\n%s", out)
+	}
+	if code, _, errOut := runCmd(t, "", "train", "-o", "noval.gtw", "-epochs", "1", "-exact", "0", wtb); code != 0 || strings.Contains(errOut, "NaN") {
+		t.Errorf("train without validation: exit %d, stderr:\n%s", code, errOut)
+	}
+	if data, _ := os.ReadFile("noval.csv"); !strings.Contains(string(data), "\n0,1,") || strings.Contains(string(data), "NaN") {
+		t.Errorf("the log of a run without validation:\n%s", data)
 	}
 	if data, _ := os.ReadFile("fit.txt"); !regexp.MustCompile(`(?m)^[234] 4 2 `).Match(data) {
 		t.Errorf("mpcfit -out wrote %q: want the height-4 regressions of stages 2-4", data)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,8 @@ func cmdTrain(env *cmdEnv, args []string) error {
 
 func cmdEval(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "eval")
-	weightsPath := fs.String("weights", "", "weight file (default: the embedded weights)")
+	evalName := fs.String("eval", "default", "weights: default (the built-in trained weights) or a weights file")
+	oldName := fs.String("weights", "", "the same as -eval (deprecated)")
 	position := fs.String("position", "", "evaluate this position: 64 board characters and the side to move (obf form), quoted")
 	moves := fs.String("moves", "", "then play this transcript (e.g. f5d6c3)")
 	games := fs.String("games", "", "instead, measure the evaluation's error on the games of these comma-separated files or directories")
@@ -78,12 +80,24 @@ func cmdEval(env *cmdEnv, args []string) error {
 	if err := checkWritable("-fit-bias", *fitBias); err != nil {
 		return err
 	}
-	e, err := eval.ByName(*weightsPath)
+	if *oldName != "" {
+		evalGiven := false
+		fs.Visit(func(f *flag.Flag) { evalGiven = evalGiven || f.Name == "eval" })
+		if evalGiven && *evalName != *oldName {
+			return usageError(fs, fmt.Errorf("-eval %s and -weights %s: give one (-weights is the old name of -eval)", *evalName, *oldName))
+		}
+		*evalName = *oldName
+	}
+	e, err := eval.ByName(*evalName)
 	if err == nil && e == nil {
-		err = fmt.Errorf("-weights %s: want a weight file", *weightsPath)
+		err = fmt.Errorf("-eval %s: want default or a weight file (the mobility evaluation has no weights to measure)", *evalName)
 	}
 	if err != nil {
 		return err
+	}
+	weightsPath := *evalName // the file -fit-bias copies, "" for the built-in weights
+	if weightsPath == "default" {
+		weightsPath = ""
 	}
 	if *info {
 		summary, err := train.Summary(e)
@@ -94,7 +108,7 @@ func cmdEval(env *cmdEnv, args []string) error {
 		return nil
 	}
 	if *games != "" {
-		return usageIf(train.EvaluateGames(env.stdout, e, strings.Split(*games, ","), *exact, *weightsPath, *fitBias))
+		return usageIf(train.EvaluateGames(env.stdout, e, strings.Split(*games, ","), *exact, weightsPath, *fitBias))
 	}
 	if *fitBias != "" {
 		return exitError{2, fmt.Errorf("-fit-bias needs -games")}
