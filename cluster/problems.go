@@ -20,7 +20,7 @@ type ProblemRun struct {
 	Problems []endgame.Problem
 	Selected []int // indexes into Problems
 	First    int   // the number of Problems[0]
-	Addrs    []string
+	Cluster  Cluster
 	Delay    time.Duration
 	Flush    bool // empty the global table before each position (measurement)
 	Base     map[int]BaseRun
@@ -32,8 +32,8 @@ type ProblemRun struct {
 // SolveProblems solves the run's positions, writes a table of them and the totals to w, and
 // returns how many scores disagree with the file.
 func SolveProblems(ctx context.Context, w io.Writer, r ProblemRun) (int, error) {
-	list := r.Addrs
-	q, err := NewRedisQueue(ctx, QueueOptions{Addr: list[0], Delay: r.Delay})
+	list := r.Cluster.Servers
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: list[0], Delay: r.Delay})
 	if err != nil {
 		return 0, err
 	}

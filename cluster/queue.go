@@ -97,7 +97,7 @@ type Delivery struct {
 
 // QueueOptions configure a RedisQueue.
 type QueueOptions struct {
-	Addr string
+	Server Endpoint
 	// Namespace prefixes the queue's keys, so that several clusters can share a server
 	// ("" : "othello").
 	Namespace string
@@ -140,7 +140,7 @@ func NewRedisQueue(ctx context.Context, opt QueueOptions) (*RedisQueue, error) {
 	if ns == "" {
 		ns = "othello"
 	}
-	c := newClient(opt.Addr, queueDB, opt.Timeout+opt.Delay, 3, opt.Delay)
+	c := newClient(opt.Server, queueDB, opt.Timeout+opt.Delay, 3, opt.Delay)
 	q := &RedisQueue{c: c, opt: opt, ns: ns, msgs: map[string]map[int]string{}, lastRead: map[string]string{}}
 	if err := q.ensureGroup(ctx); err != nil {
 		c.Close()
@@ -162,7 +162,7 @@ func (q *RedisQueue) cancelKey(job string) string  { return q.ns + ":cancel:" + 
 func (q *RedisQueue) ensureGroup(ctx context.Context) error {
 	err := q.c.XGroupCreateMkStream(ctx, q.tasksKey(), consumerGroup, "0").Err()
 	if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
-		return fmt.Errorf("redis %s: %w", q.opt.Addr, err)
+		return fmt.Errorf("redis %s: %w", q.opt.Server, err)
 	}
 	return nil
 }
@@ -184,7 +184,7 @@ func (q *RedisQueue) Submit(ctx context.Context, tasks []Task) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("redis %s: submit: %w", q.opt.Addr, err)
+		return fmt.Errorf("redis %s: submit: %w", q.opt.Server, err)
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -223,7 +223,7 @@ func (q *RedisQueue) Cancel(ctx context.Context, job string, ids []int) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("redis %s: cancel: %w", q.opt.Addr, err)
+		return fmt.Errorf("redis %s: cancel: %w", q.opt.Server, err)
 	}
 	return nil
 }
@@ -240,7 +240,7 @@ func (q *RedisQueue) Results(ctx context.Context, job string, wait time.Duration
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("redis %s: results: %w", q.opt.Addr, err)
+		return nil, fmt.Errorf("redis %s: results: %w", q.opt.Server, err)
 	}
 	var out []Result
 	q.mu.Lock()
@@ -278,7 +278,7 @@ func (q *RedisQueue) Finish(ctx context.Context, job string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("redis %s: finish: %w", q.opt.Addr, err)
+		return fmt.Errorf("redis %s: finish: %w", q.opt.Server, err)
 	}
 	return nil
 }
@@ -296,7 +296,7 @@ func (q *RedisQueue) Next(ctx context.Context, worker string, wait time.Duration
 	if claim {
 		msgs, _, err := q.c.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: q.tasksKey(), Group: consumerGroup, MinIdle: q.opt.Visibility, Start: "0-0", Count: 1, Consumer: worker}).Result()
 		if err != nil && q.noGroup(ctx, err) != nil {
-			return nil, fmt.Errorf("redis %s: claim: %w", q.opt.Addr, err)
+			return nil, fmt.Errorf("redis %s: claim: %w", q.opt.Server, err)
 		}
 		if d := q.delivery(msgs, worker); d != nil {
 			d.Reclaimed = true
@@ -333,7 +333,7 @@ func (q *RedisQueue) read(ctx context.Context, worker string, block time.Duratio
 		if q.noGroup(ctx, err) == nil {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("redis %s: read: %w", q.opt.Addr, err)
+		return nil, fmt.Errorf("redis %s: read: %w", q.opt.Server, err)
 	}
 	for _, s := range streams {
 		if d := q.delivery(s.Messages, worker); d != nil {
@@ -372,7 +372,7 @@ func (q *RedisQueue) Extend(ctx context.Context, d *Delivery) (bool, error) {
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("redis %s: extend: %w", q.opt.Addr, err)
+		return false, fmt.Errorf("redis %s: extend: %w", q.opt.Server, err)
 	}
 	for _, c := range cancelled.Val() {
 		if c {
@@ -395,7 +395,7 @@ func (q *RedisQueue) Complete(ctx context.Context, d *Delivery, r Result) error 
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("redis %s: complete: %w", q.opt.Addr, err)
+		return fmt.Errorf("redis %s: complete: %w", q.opt.Server, err)
 	}
 	return nil
 }
@@ -409,7 +409,7 @@ func (q *RedisQueue) Release(ctx context.Context, d *Delivery) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("redis %s: release: %w", q.opt.Addr, err)
+		return fmt.Errorf("redis %s: release: %w", q.opt.Server, err)
 	}
 	return nil
 }

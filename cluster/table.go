@@ -47,7 +47,7 @@ type RedisTable struct {
 
 // TableOptions configure a RedisTable.
 type TableOptions struct {
-	Addrs []string // the servers; positions are sharded over them by hash
+	Servers []Endpoint // positions are sharded over them by hash
 	// Delay is added to every round trip (simulated network latency).
 	Delay time.Duration
 	// ProbeTimeout bounds a probe's round trip (0: 250 ms; the delay is added).
@@ -133,7 +133,7 @@ return #KEYS
 // NewRedisTable connects to the servers. It does not wait for them: a server that is down
 // reads as an empty table until it answers.
 func NewRedisTable(opt TableOptions) (*RedisTable, error) {
-	if len(opt.Addrs) == 0 {
+	if len(opt.Servers) == 0 {
 		return nil, errors.New("global table: no redis address")
 	}
 	if opt.ProbeTimeout <= 0 {
@@ -152,7 +152,7 @@ func NewRedisTable(opt TableOptions) (*RedisTable, error) {
 		opt.PrefetchAge = 500 * time.Millisecond
 	}
 	t := &RedisTable{opt: opt, done: make(chan struct{}), pre: map[[16]byte]prefetchEntry{}}
-	for _, a := range opt.Addrs {
+	for _, a := range opt.Servers {
 		sh := &tableShard{c: newClient(a, tableDB, opt.ProbeTimeout+opt.Delay, -1, opt.Delay), in: make(chan tableWrite, opt.Queue)}
 		t.shards = append(t.shards, sh)
 		t.wg.Add(1)

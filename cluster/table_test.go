@@ -65,7 +65,7 @@ func flush(t *testing.T, tab *RedisTable) {
 // one; positions spread over the servers of a partitioned table and each is found again.
 func TestTableMergesAndShards(t *testing.T) {
 	r1, r2 := startRedis(t), startRedis(t)
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{r1.Addr, r2.Addr}})
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(r1, r2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestTableMergesAndShards(t *testing.T) {
 	if _, ok := tab.Probe(3, 4); ok {
 		t.Fatal("a position never stored was found")
 	}
-	n, err := TableInfo(t.Context(), []string{r1.Addr, r2.Addr})
+	n, err := TableInfo(t.Context(), endpoints(r1, r2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestTableMergesAndShards(t *testing.T) {
 // position finds the first one's entries.
 func TestSolversShareGlobalTable(t *testing.T) {
 	rs := startRedis(t)
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{rs.Addr}})
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(rs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestSolversShareGlobalTable(t *testing.T) {
 // its stores without blocking, and the solves stay exact.
 func TestTableServerKilled(t *testing.T) {
 	rs := startRedis(t)
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{rs.Addr}, ProbeTimeout: 50 * time.Millisecond, Backoff: time.Hour})
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(rs), ProbeTimeout: 50 * time.Millisecond, Backoff: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,9 +177,9 @@ func TestTablePrefetch(t *testing.T) {
 		bb.Make(board.FirstSquare(m))
 		kids = append(kids, [2]uint64{bb.P, bb.O})
 	}
-	for _, addrs := range [][]string{{r1.Addr}, {r1.Addr, r2.Addr}} {
+	for _, addrs := range [][]Endpoint{endpoints(r1), endpoints(r1, r2)} {
 		FlushTable(t.Context(), addrs)
-		tab, err := NewRedisTable(TableOptions{Addrs: addrs, PrefetchEmpties: 50})
+		tab, err := NewRedisTable(TableOptions{Servers: addrs, PrefetchEmpties: 50})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/cluster"
 	"github.com/othellogo/othello/protocol"
 	"github.com/othellogo/othello/search"
 )
@@ -25,7 +26,8 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	fs.IntVar(&lim.Selectivity, "sel", 0, fmt.Sprintf("Multi-ProbCut selectivity level 0-%d", search.MaxSelectivity))
 	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position (default: the cores)")
 	progress := fs.Bool("progress", false, "print the best move after each iteration")
-	redisAddrs := fs.String("redis", "", "analyze on the workers (\"othello worker\") sharing these Redis servers, host:port[,...] (docs/distributed.md)")
+	var redisAccess cluster.Access
+	addRedisFlags(fs, &redisAccess, "", "analyze on the workers (\"othello worker\") sharing these Redis servers")
 	solveEmpties := fs.Int("solve-empties", 0, "with --redis: solve the moves exactly up to this many empties, else search them to --depth (0: twice the depth)")
 	setUsage(env, fs, "usage: othello analyze [options] [TRANSCRIPT]\n\nSearches a position and prints its moves, best first, with values in discs (from the side\nto move's view) and principal variations. Ctrl-C stops the search and prints what it has.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
@@ -49,8 +51,8 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	if lim.Depth == 0 && lim.MoveTime == 0 {
 		lim.Depth = 12
 	}
-	if *redisAddrs != "" {
-		return distributedAnalyze(env, *redisAddrs, b, lim, *n, *solveEmpties, ev)
+	if redisAccess.Servers != "" {
+		return distributedAnalyze(env, redisAccess, b, lim, *n, *solveEmpties, ev)
 	}
 	e := search.NewEngine(cfg)
 	fmt.Fprint(env.stdout, b.Diagram())
