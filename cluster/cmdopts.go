@@ -45,7 +45,7 @@ func (r WorkerRun) Check() error {
 	case r.SearchMiB < 0 || r.SearchMiB > 1<<16:
 		return fmt.Errorf("--tt %d: want 0 to 65536 MiB", r.SearchMiB)
 	}
-	return nil
+	return r.WorkerOptions.checkBounds()
 }
 
 // TableBytes is the memory of the worker's tables: the solver's and the midgame engine's
@@ -65,7 +65,7 @@ func (r WorkerRun) Run(ctx context.Context) error {
 		return err
 	}
 	list := cl.Servers
-	q, err := NewRedisQueue(ctx, QueueOptions{Server: list[0], Delay: r.Delay, Visibility: r.Visibility})
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: list[0], Key: cl.Key, Logf: r.WorkerOptions.Warnf, Delay: r.Delay, Visibility: r.Visibility})
 	if err != nil {
 		return err
 	}
@@ -76,9 +76,10 @@ func (r WorkerRun) Run(ctx context.Context) error {
 	opt.Solver.Eval = r.Eval
 	opt.Solver.GlobalEmpties = r.GlobalEmpties
 	opt.Search = search.Config{TTMiB: r.SearchMiB, Eval: r.Eval, Threads: r.Threads}
+	opt.Weights = WeightsID(r.Eval)
 	table := "no global table"
 	if !r.NoGlobal {
-		to := TableOptions{Servers: list, Delay: r.Delay, PrefetchEmpties: r.GlobalEmpties}
+		to := TableOptions{Servers: list, Key: cl.Key, Delay: r.Delay, PrefetchEmpties: r.GlobalEmpties}
 		if r.NoPrefetch {
 			to.PrefetchEmpties = 0
 		}
@@ -88,14 +89,19 @@ func (r WorkerRun) Run(ctx context.Context) error {
 		}
 		defer func() {
 			st := tab.Stats()
-			r.Infof("global table: %d probes (%d prefetched), %d hits, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Prefetched, st.Hits, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
+			r.Infof("global table: %d probes (%d prefetched), %d hits, %d entries rejected, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Prefetched, st.Hits, st.Rejected, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
 			tab.Close()
 		}()
 		opt.Table = tab
 		table = fmt.Sprintf("global table on %d server(s)", len(list))
 	}
 	w := NewWorker(q, opt)
-	r.Infof("worker %s: queue on %s, %s, %d thread(s), local table %d MiB, %s", w.Name(), list[0], table, r.Threads, r.HashMiB, keyNote(cl.Key))
+	defer func() {
+		if n := q.Dropped(); n > 0 {
+			r.Infof("worker %s: %d malformed, unsigned or out-of-bounds task(s) dropped", w.Name(), n)
+		}
+	}()
+	r.Infof("worker %s: queue on %s, %s, %d thread(s), local table %d MiB, build %q, weights %s, %s", w.Name(), list[0], table, r.Threads, r.HashMiB, w.opt.Build, w.opt.Weights, keyNote(cl.Key))
 	return w.Run(ctx)
 }
 

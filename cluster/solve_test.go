@@ -116,8 +116,9 @@ func TestControllerExact(t *testing.T) {
 		tc := newTestCluster(t, endpoint(r1), l.table, 3, wo)
 		for _, co := range []ControllerOptions{
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4},
-			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev},
-			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Speculate: true},
+			// The controller orders by the evaluation, the job names the workers' weights.
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Weights: WeightsID(nil)},
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Weights: WeightsID(nil), Speculate: true},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 2, HelpEmpties: 8}, // helpers in the first step
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 2},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Strict: true},

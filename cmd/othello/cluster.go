@@ -32,6 +32,9 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	fs.DurationVar(&r.Visibility, "visibility", 10*time.Second, "a task not extended for this long goes to another worker (same on every process)")
 	fs.DurationVar(&r.GiveUp, "give-up", 30*time.Second, "exit when Redis has failed for this long without a break")
 	fs.StringVar(&r.Name, "name", "", "worker name in the queue (default host-pid)")
+	fs.IntVar(&r.MaxEmpties, "max-empties", 40, "drop exact-solve tasks with more empties than this")
+	fs.IntVar(&r.MaxDepth, "max-depth", 40, "drop midgame search tasks deeper than this")
+	fs.DurationVar(&r.MaxTaskTime, "max-task-time", time.Hour, "stop a task that runs this long and report it failed to its controller")
 	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the worker to this file (go tool pprof)")
 	setUsage(env, fs, "usage: othello worker [options]\n\nSolves the tasks that \"othello solve/analyze/book extend --redis\" put on the Redis queue until interrupted. Options:\n")
@@ -52,6 +55,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	cluster.SilenceClientLog()
 	r.Infof = func(format string, args ...any) { env.log.Info().Msgf(format, args...) }
 	r.Logf = func(format string, args ...any) { env.log.Debug().Msgf(format, args...) }
+	r.Warnf = func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
@@ -138,12 +142,15 @@ func dialController(ctx context.Context, env *cmdEnv, a cluster.Access, ev evalu
 		return nil, nil, exitError{2, fmt.Errorf("--redis: %w", err)}
 	}
 	cluster.SilenceClientLog()
-	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Server: cl.Servers[0]})
+	logf := func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }
+	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Server: cl.Servers[0], Key: cl.Key, Logf: logf})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--redis: %w", err)
 	}
-	c := cluster.NewController(q, cluster.ControllerOptions{Eval: ev.ev, Stall: 5 * time.Minute,
-		Logf: func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }})
+	if cl.Key == nil {
+		env.log.Info().Msg("no --cluster-key: Redis on loopback only, messages not signed")
+	}
+	c := cluster.NewController(q, cluster.ControllerOptions{Eval: ev.ev, Stall: 5 * time.Minute, Logf: logf})
 	return c, func() { q.Close() }, nil
 }
 

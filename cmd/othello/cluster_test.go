@@ -156,9 +156,10 @@ func TestRedisSecuredCommand(t *testing.T) {
 	rs := redistest.StartWith(t, redistest.Options{TLS: true, Password: "env-secret-pw"})
 	t.Setenv(cluster.PasswordEnv, "env-secret-pw")
 	url := "rediss://" + rs.Addr
-	startWorkersOn(t, cluster.Access{Servers: url, CAFile: rs.CAFile}, 2)
-	code, out, errOut := runCmd(t, "", "solve", "--redis", url, "--redis-ca", rs.CAFile, "-only", "1-2", "-task-empties", "10", "-progress", "0", obf)
-	if code != 0 || !strings.Contains(out, "total: 2 positions") || strings.Contains(out, "WRONG") {
+	os.WriteFile("cluster.key", []byte("a secret of the test cluster\n"), 0o600)
+	startWorkersOn(t, cluster.Access{Servers: url, CAFile: rs.CAFile, ClusterKeyFile: "cluster.key"}, 2)
+	code, out, errOut := runCmd(t, "", "solve", "--redis", url, "--redis-ca", rs.CAFile, "--cluster-key", "cluster.key", "-only", "1-2", "-task-empties", "10", "-progress", "0", obf)
+	if code != 0 || !strings.Contains(out, "total: 2 positions") || strings.Contains(out, "WRONG") || !strings.Contains(out, "signed") {
 		t.Fatalf("solve over TLS: exit %d\n%s\n%s", code, out, errOut)
 	}
 	if strings.Contains(out+errOut, "env-secret-pw") {
@@ -178,6 +179,8 @@ func TestRedisSecuredCommand(t *testing.T) {
 		{[]string{"worker", "-tt", "-3"}, "-tt"},
 		{[]string{"worker", "-hash", "60000"}, "-hash"},
 		{[]string{"worker", "--redis", "10.1.2.3:6379"}, "--cluster-key"},
+		{[]string{"worker", "--redis", "10.1.2.3:6379", "--cluster-key", "missing.key"}, "missing.key"},
+		{[]string{"worker", "-max-empties", "61"}, "-max-empties"},
 		{[]string{"solve", "--redis", "redis.example:6379", obf}, "--cluster-key"},
 		{[]string{"analyze", "--redis", "redis://:pw@10.0.0.1:1", "--position", strings.Fields(ffo1)[0] + " X"}, "--cluster-key"},
 		{[]string{"book", "extend", "--redis", "10.0.0.1:1", "--book", "x.book"}, "--cluster-key"},
