@@ -194,8 +194,8 @@ type Stats struct {
 	// weights, Resubmitted the tasks submitted again (lost by the server, or given up by
 	// a worker); Lost the times the server had lost the job.
 	Dropped, Ignored, Resubmitted, Lost int
-	Workers        int // distinct workers that answered
-	Nodes          uint64
+	Workers                             int // distinct workers that answered
+	Nodes                               uint64
 	// The workers' times, summed: solving (with the probes), waiting for global table
 	// probes, fetching tasks that were waiting, posting results (CO), and blocked with no
 	// task (part of SY).

@@ -82,9 +82,9 @@ type TableOptions struct {
 }
 
 type prefetchEntry struct {
-	at    int64 // unix nanoseconds
-	val   [signedEntryLen]byte
-	n     int // bytes of val (0: not found)
+	at  int64 // unix nanoseconds
+	val [signedEntryLen]byte
+	n   int // bytes of val (0: not found)
 }
 
 // The values' lengths without and with a key.
