@@ -904,7 +904,7 @@ func (s *solve) take(r Result) (bool, error) {
 		s.redo(t)
 		return false, nil
 	}
-	if why := checkResult(t, r); why != "" {
+	if why := checkResult(t, &r); why != "" {
 		s.drop(r, why)
 		s.redo(t)
 		return false, nil
@@ -978,9 +978,9 @@ func (s *solve) drop(r Result, why string) {
 }
 
 // checkResult returns why r cannot be the answer to t ("" when it can): a score outside
-// -64..64, a move not legal in t's position, a principal variation that cannot be played,
-// a midgame search's value, depth or selectivity out of range.
-func checkResult(t *task, r Result) string {
+// -64..64, a move not legal in t's position, a midgame search's value, depth or selectivity
+// out of range. A principal variation is only shown: it is cut where it cannot be played.
+func checkResult(t *task, r *Result) string {
 	p, o := t.n.p, t.n.o
 	if r.Score < -64 || r.Score > 64 {
 		return fmt.Sprintf("score %d", r.Score)
@@ -988,10 +988,8 @@ func checkResult(t *task, r Result) string {
 	if r.Move != -1 && (r.Move < 0 || r.Move > 63 || board.LegalMoves(p, o)&(1<<uint(r.Move)) == 0) {
 		return fmt.Sprintf("move %d is not legal in the position", r.Move)
 	}
-	if len(r.PV) > 60 {
-		return "principal variation longer than the game"
-	}
-	for _, sq := range r.PV {
+	for i, sq := range r.PV {
+		ok := true
 		switch {
 		case sq >= 0 && sq < 64 && board.LegalMoves(p, o)&(1<<uint(sq)) != 0:
 			f := board.Flips(p, o, board.Square(sq))
@@ -999,7 +997,11 @@ func checkResult(t *task, r Result) string {
 		case sq == int(board.NoSquare) && board.LegalMoves(p, o) == 0 && board.LegalMoves(o, p) != 0:
 			p, o = o, p
 		default:
-			return fmt.Sprintf("principal variation %v cannot be played", r.PV)
+			ok = false
+		}
+		if !ok || i >= 60 {
+			r.PV = r.PV[:i]
+			break
 		}
 	}
 	if t.depth > 0 {

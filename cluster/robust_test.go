@@ -2,12 +2,14 @@ package cluster
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
 	"github.com/othellogo/othello/internal/redistest"
@@ -202,5 +204,38 @@ func TestEvictionPolicy(t *testing.T) {
 		}
 		q.Close()
 		rs.Kill()
+	}
+}
+
+// A result is used only if it can be the answer to its task: scores, moves and a midgame
+// search's values in range; a principal variation is cut where it cannot be played.
+func TestCheckResult(t *testing.T) {
+	b := board.Start()
+	tk := &task{n: newNode(b.P, b.O, board.NoSquare, nil), alpha: -65, beta: 65}
+	d3 := 19 // d3, legal at the start
+	for _, c := range []struct {
+		r  Result
+		ok bool
+	}{
+		{Result{Score: 0, Move: d3}, true},
+		{Result{Score: 64, Move: -1}, true},
+		{Result{Score: 65, Move: -1}, false},
+		{Result{Score: -65, Move: -1}, false},
+		{Result{Score: 0, Move: 0}, false},  // a1
+		{Result{Score: 0, Move: 64}, false}, // no square
+	} {
+		if got := checkResult(tk, &c.r) == ""; got != c.ok {
+			t.Errorf("%+v: used %v, want %v", c.r, got, c.ok)
+		}
+	}
+	r := Result{Move: d3, PV: []int{d3, 0, d3}}
+	if checkResult(tk, &r) != "" || len(r.PV) != 1 {
+		t.Errorf("principal variation %v, want it cut after d3", r.PV)
+	}
+	mid := &task{n: tk.n, depth: 4}
+	for _, r := range []Result{{Value: 70}, {Value: math.NaN()}, {Depth: 61}, {SelPct: 101}} {
+		if checkResult(mid, &r) == "" {
+			t.Errorf("midgame %+v used", r)
+		}
 	}
 }
