@@ -32,7 +32,7 @@ func moveValues(b board.Board) map[board.Square]int {
 // n best moves, those n exact and the others bounds that do not beat them.
 func TestAnalyzeExact(t *testing.T) {
 	rs := startRedis(t)
-	tc := newTestCluster(t, rs.Addr, []string{rs.Addr}, 3, WorkerOptions{})
+	tc := newTestCluster(t, endpoint(rs), endpoints(rs), 3, WorkerOptions{})
 	c := NewController(tc.q, ControllerOptions{TaskEmpties: 8, Stall: testStall})
 	rnd := rand.New(rand.NewPCG(3, 5))
 	for i := 0; i < 4; i++ {
@@ -83,7 +83,7 @@ func TestAnalyzeExact(t *testing.T) {
 func TestAnalyzeDepth(t *testing.T) {
 	rs := startRedis(t)
 	cfg := search.Config{TTMiB: 4, NoTable: true}
-	tc := newTestCluster(t, rs.Addr, nil, 2, WorkerOptions{Search: cfg})
+	tc := newTestCluster(t, endpoint(rs), nil, 2, WorkerOptions{Search: cfg})
 	c := NewController(tc.q, ControllerOptions{Stall: testStall})
 	rnd := rand.New(rand.NewPCG(9, 1))
 	local := search.NewEngine(cfg)
@@ -121,7 +121,7 @@ func TestAnalyzeDepth(t *testing.T) {
 // tables hold from earlier searches, locally as well).
 func TestSearcherBook(t *testing.T) {
 	rs := startRedis(t)
-	tc := newTestCluster(t, rs.Addr, []string{rs.Addr}, 2, WorkerOptions{Search: search.Config{TTMiB: 4}})
+	tc := newTestCluster(t, endpoint(rs), endpoints(rs), 2, WorkerOptions{Search: search.Config{TTMiB: 4}})
 	c := NewController(tc.q, ControllerOptions{Stall: testStall})
 	rnd := rand.New(rand.NewPCG(4, 4))
 	var games []book.Game
@@ -179,12 +179,12 @@ func TestControllerRedisDead(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	if _, err := NewRedisQueue(t.Context(), QueueOptions{Addr: addr, Timeout: time.Second}); err == nil || !strings.Contains(err.Error(), addr) {
+	if _, err := NewRedisQueue(t.Context(), QueueOptions{Server: Endpoint{Addr: addr}, Timeout: time.Second}); err == nil || !strings.Contains(err.Error(), addr) {
 		t.Fatalf("no server: %v, want an error naming %s", err, addr)
 	}
 
 	rs := startRedis(t)
-	q, err := NewRedisQueue(t.Context(), QueueOptions{Addr: rs.Addr, Timeout: 200 * time.Millisecond})
+	q, err := NewRedisQueue(t.Context(), QueueOptions{Server: endpoint(rs), Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func BenchmarkControllerNodes(b *testing.B) {
 				wo := WorkerOptions{}
 				wo.Solver = endgame.DefaultSolverOptions(256)
 				wo.Solver.Eval = ev
-				tc := newTestCluster(b, rs.Addr, []string{rs.Addr}, n, wo)
+				tc := newTestCluster(b, endpoint(rs), endpoints(rs), n, wo)
 				c := NewController(tc.q, ControllerOptions{Eval: ev})
 				var st Stats
 				for _, pr := range ps {

@@ -7,20 +7,21 @@ import (
 
 	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 )
 
 // The settings of the othello worker and solve --redis commands, their checks and runs; the
 // commands bind their flags to the fields and only wire.
 
-// WorkerRun is a worker command's run: the Redis servers (host:port, comma-separated; the
-// first carries the queue), the threads, the local table in MiB, the fewest empties at which
-// the global table is asked, no global table, the delay added to every round trip, the
-// queue's visibility timeout, the evaluation, the tables of the midgame engine that runs
-// search tasks in MiB, and the WorkerOptions' name, give-up time and log. Infof logs the
-// start and the global table's statistics at the end.
+// WorkerRun is a worker command's run: the cluster (Redis servers, TLS, key), the threads,
+// the local table in MiB, the fewest empties at which the global table is asked, no global
+// table, the delay added to every round trip, the queue's visibility timeout, the
+// evaluation, the tables of the midgame engine that runs search tasks in MiB, and the
+// WorkerOptions' name, give-up time, task bounds and log. Infof logs the start and the
+// global table's statistics at the end.
 type WorkerRun struct {
-	Addrs                           string
+	Access
 	Threads, HashMiB, GlobalEmpties int
 	SearchMiB                       int
 	NoGlobal, NoPrefetch            bool
@@ -30,24 +31,41 @@ type WorkerRun struct {
 	Infof func(format string, args ...any)
 }
 
-// Check refuses an empty or malformed list of servers and threads outside 1-256.
+// Check refuses a malformed cluster, threads outside 1-256, tables outside 0-65536 MiB
+// and task bounds out of range.
 func (r WorkerRun) Check() error {
-	if _, err := ParseAddrs(r.Addrs); err != nil {
+	if err := r.Access.Check(); err != nil {
 		return err
 	}
-	if r.Threads < 1 || r.Threads > 256 {
+	switch {
+	case r.Threads < 1 || r.Threads > 256:
 		return fmt.Errorf("--threads %d: want 1 to 256", r.Threads)
+	case r.HashMiB < 0 || r.HashMiB > 1<<16:
+		return fmt.Errorf("--hash %d: want 0 to 65536 MiB", r.HashMiB)
+	case r.SearchMiB < 0 || r.SearchMiB > 1<<16:
+		return fmt.Errorf("--tt %d: want 0 to 65536 MiB", r.SearchMiB)
 	}
-	return nil
+	return r.WorkerOptions.checkBounds()
+}
+
+// TableBytes is the memory of the worker's tables: the solver's and the midgame engine's
+// (made at the first search task), for a check at start-up.
+func (r WorkerRun) TableBytes() uint64 {
+	a, b := bigmem.MiB(r.HashMiB, 1), search.TableBytes(search.Config{TTMiB: r.SearchMiB})
+	if a+b < a {
+		return ^uint64(0)
+	}
+	return a + b
 }
 
 // Run connects to the servers and solves the queue's tasks until ctx ends.
 func (r WorkerRun) Run(ctx context.Context) error {
-	list, err := ParseAddrs(r.Addrs)
+	cl, err := r.Access.Resolve()
 	if err != nil {
 		return err
 	}
-	q, err := NewRedisQueue(ctx, QueueOptions{Addr: list[0], Delay: r.Delay, Visibility: r.Visibility})
+	list := cl.Servers
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: list[0], Key: cl.Key, Logf: r.WorkerOptions.Warnf, Delay: r.Delay, Visibility: r.Visibility})
 	if err != nil {
 		return err
 	}
@@ -58,9 +76,10 @@ func (r WorkerRun) Run(ctx context.Context) error {
 	opt.Solver.Eval = r.Eval
 	opt.Solver.GlobalEmpties = r.GlobalEmpties
 	opt.Search = search.Config{TTMiB: r.SearchMiB, Eval: r.Eval, Threads: r.Threads}
+	opt.Weights = WeightsID(r.Eval)
 	table := "no global table"
 	if !r.NoGlobal {
-		to := TableOptions{Addrs: list, Delay: r.Delay, PrefetchEmpties: r.GlobalEmpties}
+		to := TableOptions{Servers: list, Key: cl.Key, Delay: r.Delay, PrefetchEmpties: r.GlobalEmpties}
 		if r.NoPrefetch {
 			to.PrefetchEmpties = 0
 		}
@@ -70,27 +89,41 @@ func (r WorkerRun) Run(ctx context.Context) error {
 		}
 		defer func() {
 			st := tab.Stats()
-			r.Infof("global table: %d probes (%d prefetched), %d hits, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Prefetched, st.Hits, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
+			r.Infof("global table: %d probes (%d prefetched), %d hits, %d entries rejected, %.3f s waiting; %d stores, %d dropped, %d batches", st.Probes, st.Prefetched, st.Hits, st.Rejected, st.ProbeTime.Seconds(), st.Stores, st.Dropped, st.Batches)
 			tab.Close()
 		}()
 		opt.Table = tab
 		table = fmt.Sprintf("global table on %d server(s)", len(list))
 	}
 	w := NewWorker(q, opt)
-	r.Infof("worker %s: queue on %s, %s, %d thread(s), local table %d MiB", w.Name(), list[0], table, r.Threads, r.HashMiB)
+	defer func() {
+		if n := q.Dropped(); n > 0 {
+			r.Infof("worker %s: %d malformed, unsigned or out-of-bounds task(s) dropped", w.Name(), n)
+		}
+	}()
+	r.Infof("worker %s: queue on %s, %s, %d thread(s), local table %d MiB, build %q, weights %s, %s", w.Name(), list[0], table, r.Threads, r.HashMiB, w.opt.Build, w.opt.Weights, keyNote(cl.Key))
 	return w.Run(ctx)
 }
 
-// DsolveOptions are those of solve --redis (and its alias dsolve): the run, with the Redis servers, the split and the
-// positions solved (endgame.SelectProblems) as text.
-type DsolveOptions struct {
-	ProblemRun
-	AddrList, SplitName, Only string
+// keyNote says whether the cluster's messages are signed.
+func keyNote(k *Key) string {
+	if k == nil {
+		return "no cluster key (loopback only)"
+	}
+	return "messages signed with the cluster key"
 }
 
-// Check reads the list of servers and the split into the run, refusing malformed ones.
+// DsolveOptions are those of solve --redis (and its alias dsolve): the run, with the
+// cluster, the split and the positions solved (endgame.SelectProblems) as text.
+type DsolveOptions struct {
+	ProblemRun
+	Access
+	SplitName, Only string
+}
+
+// Check reads the cluster and the split into the run, refusing malformed ones.
 func (o *DsolveOptions) Check() error {
-	list, err := ParseAddrs(o.AddrList)
+	cl, err := o.Access.Resolve()
 	if err != nil {
 		return err
 	}
@@ -98,7 +131,7 @@ func (o *DsolveOptions) Check() error {
 	if err != nil {
 		return err
 	}
-	o.Addrs, o.Options.Split = list, sp
+	o.Cluster, o.Options.Split = cl, sp
 	return nil
 }
 

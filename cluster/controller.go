@@ -5,8 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -85,8 +88,15 @@ type ControllerOptions struct {
 	// Stall, when positive, makes Solve fail when no result has come for this long while
 	// tasks are out (no worker running).
 	Stall time.Duration
-	// Logf, when set, gets a line per queue failure and per stall; Debugf a line per window
-	// and per result.
+	// Build and Weights name the engine of the job's tasks (""/"": BuildID() and
+	// WeightsID(Eval)); the results of workers that run another are not used.
+	Build, Weights string
+	// Alive is how often the controller checks that the server still holds its job and
+	// the task queue while it waits (0: 1 s); if they are gone, the tasks out are
+	// submitted again.
+	Alive time.Duration
+	// Logf, when set, gets a line per queue failure, stall, dropped result and ignored
+	// worker; Debugf a line per window and per result.
 	Logf, Debugf func(format string, args ...any)
 }
 
@@ -95,6 +105,9 @@ type ControllerOptions struct {
 type Controller struct {
 	q   Queue
 	opt ControllerOptions
+
+	mu      sync.Mutex
+	ignored map[string]bool // "worker: reason"
 }
 
 // NewController returns a controller on q.
@@ -114,7 +127,41 @@ func NewController(q Queue, opt ControllerOptions) *Controller {
 	if opt.GiveUp <= 0 {
 		opt.GiveUp = 30 * time.Second
 	}
-	return &Controller{q: q, opt: opt}
+	if opt.Build == "" {
+		opt.Build = BuildID()
+	}
+	if opt.Weights == "" {
+		opt.Weights = WeightsID(opt.Eval)
+	}
+	if opt.Alive <= 0 {
+		opt.Alive = time.Second
+	}
+	return &Controller{q: q, opt: opt, ignored: map[string]bool{}}
+}
+
+// Ignored are the workers whose results a controller did not use (another build or
+// weights), each with the reason, sorted.
+func (c *Controller) Ignored() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for w := range c.ignored {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ignore notes a worker whose results are not used, and logs it the first time.
+func (c *Controller) ignore(worker, why string) {
+	k := worker + ": " + why
+	c.mu.Lock()
+	seen := c.ignored[k]
+	c.ignored[k] = true
+	c.mu.Unlock()
+	if !seen {
+		c.logf("worker %s ignored: %s", worker, why)
+	}
 }
 
 // Outcome is the result of a distributed solve.
@@ -142,8 +189,13 @@ type Stats struct {
 	Duplicates     int // results of tasks solved twice (a worker was thought dead)
 	Reclaimed      int // results of tasks taken over from a worker that stopped answering
 	FromTable      int // tasks the global table answered without search
-	Workers        int // distinct workers that answered
-	Nodes          uint64
+	// Dropped counts the results not used because they were not true to their task
+	// (out of range, an illegal move), Ignored those of workers of another build or
+	// weights, Resubmitted the tasks submitted again (lost by the server, or given up by
+	// a worker); Lost the times the server had lost the job.
+	Dropped, Ignored, Resubmitted, Lost int
+	Workers                             int // distinct workers that answered
+	Nodes                               uint64
 	// The workers' times, summed: solving (with the probes), waiting for global table
 	// probes, fetching tasks that were waiting, posting results (CO), and blocked with no
 	// task (part of SY).
@@ -165,6 +217,10 @@ func (s *Stats) Add(t Stats) {
 	s.Duplicates += t.Duplicates
 	s.Reclaimed += t.Reclaimed
 	s.FromTable += t.FromTable
+	s.Dropped += t.Dropped
+	s.Ignored += t.Ignored
+	s.Resubmitted += t.Resubmitted
+	s.Lost += t.Lost
 	s.Workers = max(s.Workers, t.Workers)
 	s.Nodes += t.Nodes
 	s.Search += t.Search
@@ -223,6 +279,7 @@ type solve struct {
 	tasks   []*task
 	out     []*task // tasks handed out and not answered
 	pending []*task // made by the scheduling pass, to hand out
+	again   []*task // out, to hand out again (lost, or given back)
 	workers map[string]bool
 	st      Stats
 }
@@ -240,7 +297,10 @@ func newNode(p, o uint64, move board.Square, parent *node) *node {
 // (-64, 64) the exact score.
 func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (Outcome, error) {
 	start := time.Now()
-	s := c.newSolve(ctx)
+	s, err := c.newSolve(ctx)
+	if err != nil {
+		return Outcome{Move: board.NoSquare}, err
+	}
 	// Scores lie in [-64, 64]: a window reaching either end is opened by one so that the
 	// extreme scores are exact (as endgame.Solver.Solve).
 	if alpha <= -64 {
@@ -275,10 +335,11 @@ func (c *Controller) Solve(ctx context.Context, p, o uint64, alpha, beta int) (O
 	return out, nil
 }
 
-func (c *Controller) newSolve(ctx context.Context) *solve {
+func (c *Controller) newSolve(ctx context.Context) (*solve, error) {
 	var id [8]byte
 	rand.Read(id[:])
-	return &solve{c: c, ctx: ctx, job: hex.EncodeToString(id[:]), workers: map[string]bool{}}
+	s := &solve{c: c, ctx: ctx, job: hex.EncodeToString(id[:]), workers: map[string]bool{}}
+	return s, retry(ctx, c.opt.GiveUp, c.logf, func() error { return c.q.Start(ctx, s.job) })
 }
 
 // Search has one worker search b with the limits' depth and selectivity (a midgame search
@@ -289,10 +350,13 @@ func (c *Controller) Search(ctx context.Context, b board.Board, lim search.Limit
 		return search.Result{}, Stats{}, fmt.Errorf("distributed search: depth %d, want 1 to 60", lim.Depth)
 	}
 	start := time.Now()
-	s := c.newSolve(ctx)
+	s, err := c.newSolve(ctx)
+	if err != nil {
+		return search.Result{}, Stats{}, err
+	}
 	n := newNode(b.P, b.O, board.NoSquare, nil)
 	var t *task
-	err := s.loop(func() {
+	err = s.loop(func() {
 		if t != nil && n.task == t {
 			t.needed = true
 			return
@@ -649,10 +713,21 @@ func (s *solve) loop(sched func(), done func() bool) error {
 		return err
 	}
 	var failing time.Time
-	last := time.Now()
+	last, checked := time.Now(), time.Now()
 	for !done() {
 		if err := s.ctx.Err(); err != nil {
 			return err
+		}
+		if time.Since(checked) >= s.c.opt.Alive {
+			checked = time.Now()
+			if err := s.alive(); err != nil {
+				return err
+			}
+			if len(s.again) > 0 {
+				if err := s.step(sched); err != nil {
+					return err
+				}
+			}
 		}
 		rs, err := s.c.q.Results(s.ctx, s.job, s.c.opt.Wait)
 		if err != nil {
@@ -672,13 +747,20 @@ func (s *solve) loop(sched func(), done func() bool) error {
 		failing = time.Time{}
 		if len(rs) == 0 {
 			if s.c.opt.Stall > 0 && time.Since(last) >= s.c.opt.Stall {
-				return fmt.Errorf("no result for %v with %d task(s) out: are the workers running?", s.c.opt.Stall, len(s.out))
+				return s.stalled()
 			}
 			continue
 		}
-		last = time.Now()
+		used := false
 		for _, r := range rs {
-			s.take(r)
+			ok, err := s.take(r)
+			if err != nil {
+				return err
+			}
+			used = used || ok
+		}
+		if used {
+			last = time.Now()
 		}
 		if done() {
 			// The tasks still out stay out: the next window may want their answers
@@ -690,6 +772,33 @@ func (s *solve) loop(sched func(), done func() bool) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// stalled is the error of a solve that had no result for the stall limit.
+func (s *solve) stalled() error {
+	err := fmt.Errorf("no result for %v with %d task(s) out: are the workers running?", s.c.opt.Stall, len(s.out))
+	if ig := s.c.Ignored(); len(ig) > 0 {
+		err = fmt.Errorf("%w (workers ignored: %s)", err, strings.Join(ig, "; "))
+	}
+	return err
+}
+
+// alive checks that the server still holds the job and its queue; when it does not, every
+// task out is handed out again.
+func (s *solve) alive() error {
+	var ok bool
+	err := retry(s.ctx, s.c.opt.GiveUp, s.c.logf, func() error {
+		var err error
+		ok, err = s.c.q.Alive(s.ctx, s.job)
+		return err
+	})
+	if err != nil || ok {
+		return err
+	}
+	s.st.Lost++
+	s.c.logf("the Redis server lost job %s and its queue (a restart without persistence, or a flush): %d task(s) submitted again", s.job, len(s.out))
+	s.again = append(s.again[:0], s.out...)
 	return nil
 }
 
@@ -725,8 +834,19 @@ func (s *solve) step(sched func()) error {
 	for i, t := range s.pending {
 		batch[i] = Task{Job: s.job, ID: t.id, P: t.n.p, O: t.n.o, Alpha: t.alpha, Beta: t.beta, Depth: t.depth, Sel: t.sel}
 	}
+	// Tasks to hand out again that are still needed go with the new ones.
+	for _, t := range s.again {
+		if !t.withdrawn && !t.done && t.needed {
+			batch = append(batch, Task{Job: s.job, ID: t.id, P: t.n.p, O: t.n.o, Alpha: t.alpha, Beta: t.beta, Depth: t.depth, Sel: t.sel})
+			s.st.Resubmitted++
+		}
+	}
+	s.again = s.again[:0]
+	for i := range batch {
+		batch[i].Build, batch[i].Weights = s.c.opt.Build, s.c.opt.Weights
+	}
 	s.out = append(s.out, s.pending...)
-	s.st.Tasks += len(batch)
+	s.st.Tasks += len(s.pending)
 	s.st.Withdrawn += len(withdraw)
 	start := time.Now()
 	defer func() { s.st.Queue += time.Since(start) }()
@@ -749,15 +869,45 @@ func retry(ctx context.Context, giveUp time.Duration, logf func(string, ...any),
 	}
 }
 
-// take applies a worker's result.
-func (s *solve) take(r Result) {
+// take applies a worker's result and reports whether it was used; a result not true to
+// its task is dropped, that of a worker of another engine ignored, and a task a worker gave
+// back is handed out again; a task a worker gave up on fails the solve.
+func (s *solve) take(r Result) (bool, error) {
 	if r.ID < 0 || r.ID >= len(s.tasks) {
-		return
+		s.drop(r, "no such task")
+		return false, nil
 	}
 	t := s.tasks[r.ID]
+	if r.Build != s.c.opt.Build || r.Weights != s.c.opt.Weights {
+		s.st.Ignored++
+		s.c.ignore(r.Worker, fmt.Sprintf("build %q with weights %s, not this controller's %q with %s", r.Build, r.Weights, s.c.opt.Build, s.c.opt.Weights))
+		if r.Refused == "" {
+			s.redo(t) // it solved and removed the task
+		}
+		return false, nil
+	}
+	if r.Refused != "" {
+		s.st.Ignored++
+		s.c.ignore(r.Worker, r.Refused)
+		return false, nil
+	}
 	if t.done {
 		s.st.Duplicates++
-		return
+		return false, nil
+	}
+	if r.Failed != "" {
+		return false, fmt.Errorf("task %d (%d empties): worker %s: %s", t.id, bits.OnesCount64(t.n.empty), r.Worker, r.Failed)
+	}
+	if r.Cancelled && !t.withdrawn {
+		// Stopped without being withdrawn (its job seemed gone to the worker): solved by
+		// no one unless handed out again.
+		s.redo(t)
+		return false, nil
+	}
+	if why := checkResult(t, &r); why != "" {
+		s.drop(r, why)
+		s.redo(t)
+		return false, nil
 	}
 	t.done = true
 	s.workers[r.Worker] = true
@@ -790,12 +940,12 @@ func (s *solve) take(r Result) {
 	}
 	s.c.debugf("result %d (%d,%d) ply %d from %s: %d, %d nodes%s", t.id, t.alpha, t.beta, t.n.ply(), r.Worker, r.Score, r.Nodes, note(r))
 	if r.Cancelled {
-		return
+		return true, nil
 	}
 	s.st.Results++
 	if t.depth > 0 {
 		t.res = &r
-		return
+		return true, nil
 	}
 	// Even a withdrawn task's answer is a true bound.
 	n.known = true
@@ -811,6 +961,58 @@ func (s *solve) take(r Result) {
 	for p := n; p != nil; p = p.parent {
 		p.update()
 	}
+	return true, nil
+}
+
+// redo hands t out again at the next step, if it is still needed then.
+func (s *solve) redo(t *task) {
+	if !t.done && !t.withdrawn {
+		s.again = append(s.again, t)
+	}
+}
+
+// drop counts and logs a result that is not used.
+func (s *solve) drop(r Result, why string) {
+	s.st.Dropped++
+	s.c.logf("result of task %s/%d from worker %q dropped: %s", s.job, r.ID, r.Worker, why)
+}
+
+// checkResult returns why r cannot be the answer to t ("" when it can): a score outside
+// -64..64, a move not legal in t's position, a midgame search's value, depth or selectivity
+// out of range. A principal variation is only shown: it is cut where it cannot be played.
+func checkResult(t *task, r *Result) string {
+	p, o := t.n.p, t.n.o
+	if r.Score < -64 || r.Score > 64 {
+		return fmt.Sprintf("score %d", r.Score)
+	}
+	if r.Move != -1 && (r.Move < 0 || r.Move > 63 || board.LegalMoves(p, o)&(1<<uint(r.Move)) == 0) {
+		return fmt.Sprintf("move %d is not legal in the position", r.Move)
+	}
+	for i, sq := range r.PV {
+		ok := true
+		switch {
+		case sq >= 0 && sq < 64 && board.LegalMoves(p, o)&(1<<uint(sq)) != 0:
+			f := board.Flips(p, o, board.Square(sq))
+			p, o = o^f, p|f|1<<uint(sq)
+		case sq == int(board.NoSquare) && board.LegalMoves(p, o) == 0 && board.LegalMoves(o, p) != 0:
+			p, o = o, p
+		default:
+			ok = false
+		}
+		if !ok || i >= 60 {
+			r.PV = r.PV[:i]
+			break
+		}
+	}
+	if t.depth > 0 {
+		switch {
+		case math.IsNaN(r.Value) || r.Value < -64 || r.Value > 64:
+			return fmt.Sprintf("value %v", r.Value)
+		case r.Depth < 0 || r.Depth > 60 || r.SelPct < 0 || r.SelPct > 100:
+			return fmt.Sprintf("depth %d at %d%%", r.Depth, r.SelPct)
+		}
+	}
+	return ""
 }
 
 // bestLine returns the root's best move and as much of the principal variation as known.

@@ -20,6 +20,13 @@
 // from node counts, communication overhead from the time spent in Redis calls, and
 // synchronisation overhead as what remains of the time overhead (docs/distributed.md).
 //
+// Nothing read from Redis is believed before it is checked: with a cluster key (Key) every
+// task, result and table entry carries a MAC (HMAC-SHA256, truncated) and what fails it is
+// dropped and counted; with or without one, scores, bounds, moves and empties are range-checked
+// against the position, results are bound to their job and task, and tasks to the worker's
+// bounds and the controller's engine (BuildID, WeightsID). Without a key only loopback servers
+// are accepted (Access). The threat model is in docs/distributed.md.
+//
 // Redis sits behind two small interfaces with one real implementation each:
 // endgame.GlobalTable (RedisTable) and Queue (RedisQueue). The tests start a real
 // redis-server on a loopback port and kill it and the workers to test the timeouts,

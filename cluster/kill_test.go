@@ -36,12 +36,12 @@ func runTestWorker(addr, name string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	delay, _ := time.ParseDuration(os.Getenv("CLUSTER_TEST_DELAY"))
-	q, err := NewRedisQueue(ctx, QueueOptions{Addr: addr, Visibility: testVisibility, Delay: delay})
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: Endpoint{Addr: addr}, Visibility: testVisibility, Delay: delay})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{addr}, Delay: delay})
+	tab, err := NewRedisTable(TableOptions{Servers: []Endpoint{{Addr: addr}}, Delay: delay})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -107,7 +107,7 @@ func TestWorkerKilled(t *testing.T) {
 	}
 	c := redis.NewClient(&redis.Options{Addr: rs.Addr, Protocol: 2})
 	defer c.Close()
-	q, err := NewRedisQueue(t.Context(), QueueOptions{Addr: rs.Addr})
+	q, err := NewRedisQueue(t.Context(), QueueOptions{Server: endpoint(rs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,12 +173,12 @@ func waitGroupReady(t *testing.T, c *redis.Client, worker string) {
 func TestRedisKilled(t *testing.T) {
 	rs := startRedis(t)
 	ctx := t.Context()
-	q, err := NewRedisQueue(ctx, QueueOptions{Addr: rs.Addr, Timeout: 200 * time.Millisecond})
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: endpoint(rs), Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer q.Close()
-	wq, err := NewRedisQueue(ctx, QueueOptions{Addr: rs.Addr, Timeout: 200 * time.Millisecond})
+	wq, err := NewRedisQueue(ctx, QueueOptions{Server: endpoint(rs), Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ type ProblemRun struct {
 	Problems []endgame.Problem
 	Selected []int // indexes into Problems
 	First    int   // the number of Problems[0]
-	Addrs    []string
+	Cluster  Cluster
 	Delay    time.Duration
 	Flush    bool // empty the global table before each position (measurement)
 	Base     map[int]BaseRun
@@ -32,8 +32,8 @@ type ProblemRun struct {
 // SolveProblems solves the run's positions, writes a table of them and the totals to w, and
 // returns how many scores disagree with the file.
 func SolveProblems(ctx context.Context, w io.Writer, r ProblemRun) (int, error) {
-	list := r.Addrs
-	q, err := NewRedisQueue(ctx, QueueOptions{Addr: list[0], Delay: r.Delay})
+	list := r.Cluster.Servers
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: list[0], Key: r.Cluster.Key, Logf: r.Options.Logf, Delay: r.Delay})
 	if err != nil {
 		return 0, err
 	}
@@ -47,7 +47,7 @@ func SolveProblems(ctx context.Context, w io.Writer, r ProblemRun) (int, error) 
 			mode += " strict"
 		}
 	}
-	fmt.Fprintf(w, "%s: %d positions, exact, %s, tasks from %d empties, queue on %s, %d Redis server(s)\n", r.Path, len(r.Selected), mode, r.Options.TaskEmpties, list[0], len(list))
+	fmt.Fprintf(w, "%s: %d positions, exact, %s, tasks from %d empties, queue on %s, %d Redis server(s), %s\n", r.Path, len(r.Selected), mode, r.Options.TaskEmpties, list[0], len(list), keyNote(r.Cluster.Key))
 	fmt.Fprintf(w, "%4s %3s %4s %6s %6s %14s %9s %8s %6s %3s  %s\n", "#", "emp", "move", "score", "known", "nodes", "time s", "Mn/s", "tasks", "wk", "PV")
 	var tot Stats
 	var baseNodes uint64
@@ -86,6 +86,12 @@ func SolveProblems(ctx context.Context, w io.Writer, r ProblemRun) (int, error) 
 		tot.Tasks, tot.Windows, tot.Withdrawn, tot.WithdrawnNodes, tot.Reclaimed, tot.Duplicates, tot.FromTable, tot.Search.Seconds())
 	fmt.Fprintf(w, "communication: %.3f s in %d global probes (%d hits), %.3f s fetching tasks, %.3f s posting results, controller %.3f s making tasks and %.3f s in queue calls; %.3f s blocked waiting for tasks\n",
 		tot.Probe.Seconds(), tot.Probes, tot.Hits, tot.Fetch.Seconds(), tot.Post.Seconds(), tot.Split.Seconds(), tot.Queue.Seconds(), tot.Idle.Seconds())
+	if n := q.Dropped(); n > 0 || tot.Dropped > 0 || tot.Lost > 0 {
+		fmt.Fprintf(w, "untrusted input: %d queue entries dropped (malformed, unsigned, another job), %d results dropped (not true to their task); the server lost the queue %d time(s), %d task(s) submitted again\n", n, tot.Dropped, tot.Lost, tot.Resubmitted)
+	}
+	if ig := c.Ignored(); len(ig) > 0 {
+		fmt.Fprintf(w, "workers ignored (%d results): %s\n", tot.Ignored, strings.Join(ig, "; "))
+	}
 	if r.Base != nil && baseTime > 0 {
 		n := r.Workers
 		if n <= 0 {

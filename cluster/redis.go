@@ -2,10 +2,9 @@ package cluster
 
 import (
 	"context"
-	"errors"
+	"crypto/tls"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -17,26 +16,6 @@ const (
 	queueDB = 0
 	tableDB = 1
 )
-
-// ParseAddrs splits a comma-separated list of Redis addresses (host:port); the first one
-// also carries the task queue.
-func ParseAddrs(list string) ([]string, error) {
-	var out []string
-	for _, a := range strings.Split(list, ",") {
-		a = strings.TrimSpace(a)
-		if a == "" {
-			continue
-		}
-		if _, _, err := net.SplitHostPort(a); err != nil {
-			return nil, fmt.Errorf("redis address %q: want host:port", a)
-		}
-		out = append(out, a)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no redis address")
-	}
-	return out, nil
-}
 
 // delayHook adds a fixed delay to every round trip (a command or a pipeline, and a dial),
 // to show on one machine what a network's latency costs: the sleep does not use the CPU,
@@ -66,9 +45,16 @@ func (h delayHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 
 // newClient connects to one Redis server. timeout bounds each command's reads and writes
 // and the dial; retries is how many times a failed command is tried again (-1: never).
-func newClient(addr string, db int, timeout time.Duration, retries int, delay time.Duration) *redis.Client {
+func newClient(e Endpoint, db int, timeout time.Duration, retries int, delay time.Duration) *redis.Client {
+	var tc *tls.Config
+	if e.TLS != nil {
+		tc = e.TLS.Clone()
+	}
 	c := redis.NewClient(&redis.Options{
-		Addr:            addr,
+		Addr:            e.Addr,
+		Username:        e.Username,
+		Password:        e.Password,
+		TLSConfig:       tc,
 		DB:              db,
 		Protocol:        2,
 		DialTimeout:     timeout,
@@ -89,7 +75,7 @@ func newClient(addr string, db int, timeout time.Duration, retries int, delay ti
 
 // FlushTable empties the global table on every server (a measurement's fresh start); the
 // task queue stays.
-func FlushTable(ctx context.Context, addrs []string) error {
+func FlushTable(ctx context.Context, addrs []Endpoint) error {
 	for _, a := range addrs {
 		c := newClient(a, tableDB, 5*time.Second, 1, 0)
 		err := c.FlushDB(ctx).Err()
@@ -102,7 +88,7 @@ func FlushTable(ctx context.Context, addrs []string) error {
 }
 
 // TableInfo returns the number of positions in the global table on each server.
-func TableInfo(ctx context.Context, addrs []string) ([]int64, error) {
+func TableInfo(ctx context.Context, addrs []Endpoint) ([]int64, error) {
 	out := make([]int64, len(addrs))
 	for i, a := range addrs {
 		c := newClient(a, tableDB, 5*time.Second, 1, 0)

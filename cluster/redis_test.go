@@ -15,6 +15,19 @@ type redisServer = redistest.Server
 
 func startRedis(t testing.TB) *redisServer { return redistest.Start(t) }
 
+// endpoint is how the cluster reaches the test server: its address, user, password and TLS.
+func endpoint(r *redisServer) Endpoint {
+	return Endpoint{Addr: r.Addr, Username: r.User, Password: r.Password, TLS: r.ClientTLS()}
+}
+
+func endpoints(rs ...*redisServer) []Endpoint {
+	out := make([]Endpoint, len(rs))
+	for i, r := range rs {
+		out[i] = endpoint(r)
+	}
+	return out
+}
+
 func dieWithParent(cmd *exec.Cmd) { redistest.DieWithParent(cmd) }
 
 func TestRedisHelper(t *testing.T) {

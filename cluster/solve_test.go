@@ -21,16 +21,16 @@ type testCluster struct {
 	errs   chan error
 }
 
-func newTestCluster(t testing.TB, queueAddr string, tableAddrs []string, n int, wo WorkerOptions) *testCluster {
+func newTestCluster(t testing.TB, queueAddr Endpoint, tableAddrs []Endpoint, n int, wo WorkerOptions) *testCluster {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	q, err := NewRedisQueue(ctx, QueueOptions{Addr: queueAddr, Visibility: time.Second})
+	q, err := NewRedisQueue(ctx, QueueOptions{Server: queueAddr, Visibility: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tc := &testCluster{q: q, cancel: cancel, errs: make(chan error, n)}
 	for i := 0; i < n; i++ {
-		wq, err := NewRedisQueue(ctx, QueueOptions{Addr: queueAddr, Visibility: time.Second})
+		wq, err := NewRedisQueue(ctx, QueueOptions{Server: queueAddr, Visibility: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func newTestCluster(t testing.TB, queueAddr string, tableAddrs []string, n int, 
 			o.GiveUp = 2 * time.Second
 		}
 		if len(tableAddrs) > 0 {
-			tab, err := NewRedisTable(TableOptions{Addrs: tableAddrs})
+			tab, err := NewRedisTable(TableOptions{Servers: tableAddrs})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,17 +107,18 @@ func TestControllerExact(t *testing.T) {
 	}
 	layouts := []struct {
 		name  string
-		table []string
-	}{{"local tables", nil}, {"centralised", []string{r1.Addr}}, {"partitioned", []string{r1.Addr, r2.Addr}}}
+		table []Endpoint
+	}{{"local tables", nil}, {"centralised", endpoints(r1)}, {"partitioned", endpoints(r1, r2)}}
 	for _, l := range layouts {
 		wo := WorkerOptions{}
 		wo.Solver = endgame.DefaultSolverOptions(4)
 		wo.Solver.GlobalEmpties = 9
-		tc := newTestCluster(t, r1.Addr, l.table, 3, wo)
+		tc := newTestCluster(t, endpoint(r1), l.table, 3, wo)
 		for _, co := range []ControllerOptions{
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4},
-			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev},
-			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Speculate: true},
+			// The controller orders by the evaluation, the job names the workers' weights.
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Weights: WeightsID(nil)},
+			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Eval: ev, Weights: WeightsID(nil), Speculate: true},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 2, HelpEmpties: 8}, // helpers in the first step
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 2},
 			{Split: PVSplit, TaskEmpties: 8, PVDepth: 4, Strict: true},

@@ -18,7 +18,17 @@ import (
 // over several by the position's hash: the paper's Table Managers, centralised or
 // distributed. A position is one Redis key, its 16 bytes of bitboards behind a prefix; the
 // value is 4 bytes, lower+64, upper+64, move, empties. Entries are bounds on exact scores,
-// true forever, so they outlive the solve that wrote them and the worker that wrote them.
+// true forever, so they outlive the solve that wrote them and the worker that wrote them
+// (each has a TTL, tableTTL, so that a server's volatile-* eviction policy takes them and
+// never the task queue).
+//
+// With a cluster key each bound is signed on its own, over the position and its bytes: the
+// value is the lower bound, the move and the empties with their MAC (19 bytes), then the
+// upper bound, no move and the empties with theirs (19 bytes), so that the server can still
+// merge two entries (the tighter of each half) without the key. Whatever a probe reads is
+// checked before use: a half whose MAC fails, a bound outside -64..64, empties that are not
+// the position's, a move that is not legal in it, or crossed bounds are rejected and
+// counted (TableStats.Rejected), never believed.
 //
 // Probe waits for its answer (one round trip, bounded by ProbeTimeout); Store never waits:
 // entries go to a per-server queue that a background goroutine writes in batches, one Lua
@@ -35,6 +45,7 @@ type RedisTable struct {
 	done   chan struct{}
 
 	probes, hits, probeNanos, probeErrs atomic.Uint64
+	rejected                            atomic.Uint64
 	prefetched                          atomic.Uint64
 
 	// Entries of the children of probed positions, fetched in the probe's round trip and
@@ -47,7 +58,9 @@ type RedisTable struct {
 
 // TableOptions configure a RedisTable.
 type TableOptions struct {
-	Addrs []string // the servers; positions are sharded over them by hash
+	Servers []Endpoint // positions are sharded over them by hash
+	// Key signs the entries written and authenticates those read (nil: none).
+	Key *Key
 	// Delay is added to every round trip (simulated network latency).
 	Delay time.Duration
 	// ProbeTimeout bounds a probe's round trip (0: 250 ms; the delay is added).
@@ -69,10 +82,21 @@ type TableOptions struct {
 }
 
 type prefetchEntry struct {
-	at    int64 // unix nanoseconds
-	val   [4]byte
-	found bool
+	at  int64 // unix nanoseconds
+	val [signedEntryLen]byte
+	n   int // bytes of val (0: not found)
 }
+
+// The values' lengths without and with a key.
+const (
+	entryLen       = 4
+	halfLen        = 3 + macLen
+	signedEntryLen = 2 * halfLen
+)
+
+// tableTTL is the life of a global table entry on the server: long, since entries stay
+// true; the TTL is there for the eviction policy.
+const tableTTL = 30 * 24 * time.Hour
 
 // maxPrefetched bounds the prefetched entries kept; beyond it they are dropped at once.
 const maxPrefetched = 1 << 14
@@ -94,6 +118,7 @@ type TableStats struct {
 	Prefetched   uint64        // probes answered by an earlier probe's prefetch, no round trip
 	ProbeTime    time.Duration // spent waiting for probes, all threads together
 	ProbeErrors  uint64
+	Rejected     uint64 // entries (or signed halves) read and rejected: bad MAC, out of range
 	Stores       uint64 // entries offered
 	Dropped      uint64 // entries not written (queue full, server down)
 	Batches      uint64
@@ -105,27 +130,41 @@ type TableStats struct {
 func (s TableStats) Sub(t TableStats) TableStats {
 	return TableStats{
 		Probes: s.Probes - t.Probes, Hits: s.Hits - t.Hits, Prefetched: s.Prefetched - t.Prefetched, ProbeTime: s.ProbeTime - t.ProbeTime,
-		ProbeErrors: s.ProbeErrors - t.ProbeErrors, Stores: s.Stores - t.Stores, Dropped: s.Dropped - t.Dropped,
+		ProbeErrors: s.ProbeErrors - t.ProbeErrors, Rejected: s.Rejected - t.Rejected, Stores: s.Stores - t.Stores, Dropped: s.Dropped - t.Dropped,
 		Batches: s.Batches - t.Batches, FlushTime: s.FlushTime - t.FlushTime, FlushErrors: s.FlushErrors - t.FlushErrors,
 	}
 }
 
 const tableKeyPrefix = "t:"
 
-// mergeScript writes a batch of entries, each merged with the one the server holds.
+// mergeScript writes a batch of entries, each merged with the one the server holds: of
+// each bound the tighter (unsigned entries of 4 bytes; signed ones of two halves, whose
+// first bytes are the bounds), the move of the one that has one. ARGV[1] is the TTL in
+// seconds.
 var mergeScript = redis.NewScript(`
+local half = 19
 for i = 1, #KEYS do
-  local v = ARGV[i]
+  local v = ARGV[i + 1]
   local old = redis.call('GET', KEYS[i])
-  if old and string.len(old) == 4 then
-    local l, u, m, e = string.byte(v, 1, 4)
-    local ol, ou, om = string.byte(old, 1, 3)
-    if ol > l then l = ol end
-    if ou < u then u = ou end
-    if m == 64 then m = om end
-    if l <= u then v = string.char(l, u, m, e) end
+  if old and string.len(old) == string.len(v) then
+    if string.len(v) == 4 then
+      local l, u, m, e = string.byte(v, 1, 4)
+      local ol, ou, om = string.byte(old, 1, 3)
+      if ol > l then l = ol end
+      if ou < u then u = ou end
+      if m == 64 then m = om end
+      if l <= u then v = string.char(l, u, m, e) end
+    elseif string.len(v) == 2 * half then
+      local lo, hi = string.sub(v, 1, half), string.sub(v, half + 1)
+      local l, m = string.byte(v, 1, 2)
+      local ol, om = string.byte(old, 1, 2)
+      if ol > l or (ol == l and m == 64 and om ~= 64) then lo = string.sub(old, 1, half); l = ol end
+      local u, ou = string.byte(v, half + 1), string.byte(old, half + 1)
+      if ou < u then hi = string.sub(old, half + 1); u = ou end
+      if l <= u then v = lo .. hi end
+    end
   end
-  redis.call('SET', KEYS[i], v)
+  redis.call('SET', KEYS[i], v, 'EX', ARGV[1])
 end
 return #KEYS
 `)
@@ -133,7 +172,7 @@ return #KEYS
 // NewRedisTable connects to the servers. It does not wait for them: a server that is down
 // reads as an empty table until it answers.
 func NewRedisTable(opt TableOptions) (*RedisTable, error) {
-	if len(opt.Addrs) == 0 {
+	if len(opt.Servers) == 0 {
 		return nil, errors.New("global table: no redis address")
 	}
 	if opt.ProbeTimeout <= 0 {
@@ -152,7 +191,7 @@ func NewRedisTable(opt TableOptions) (*RedisTable, error) {
 		opt.PrefetchAge = 500 * time.Millisecond
 	}
 	t := &RedisTable{opt: opt, done: make(chan struct{}), pre: map[[16]byte]prefetchEntry{}}
-	for _, a := range opt.Addrs {
+	for _, a := range opt.Servers {
 		sh := &tableShard{c: newClient(a, tableDB, opt.ProbeTimeout+opt.Delay, -1, opt.Delay), in: make(chan tableWrite, opt.Queue)}
 		t.shards = append(t.shards, sh)
 		t.wg.Add(1)
@@ -185,10 +224,10 @@ func (sh *tableShard) down(now time.Time) bool { return now.UnixNano() < sh.down
 func (t *RedisTable) Probe(p, o uint64) (endgame.GlobalEntry, bool) {
 	start := time.Now()
 	if t.opt.PrefetchEmpties > 0 {
-		if v, found, ok := t.takePrefetched(p, o, start); ok {
+		if v, n, ok := t.takePrefetched(p, o, start); ok {
 			t.probes.Add(1)
 			t.prefetched.Add(1)
-			return t.entry(v[:], found)
+			return t.entry(p, o, v[:n], n > 0)
 		}
 	}
 	sh := t.shard(p, o)
@@ -235,32 +274,85 @@ func (t *RedisTable) Probe(p, o uint64) (endgame.GlobalEntry, bool) {
 		}
 		return endgame.GlobalEntry{}, false
 	}
-	return t.entry(v, true)
+	return t.entry(p, o, v, true)
 }
 
-func (t *RedisTable) entry(v []byte, found bool) (endgame.GlobalEntry, bool) {
-	if !found || len(v) != 4 {
+// entry checks the value read for (p, o) and returns its bounds: a signed half that fails
+// is no bound, an entry that fails is a miss.
+func (t *RedisTable) entry(p, o uint64, v []byte, found bool) (endgame.GlobalEntry, bool) {
+	if !found {
+		return endgame.GlobalEntry{}, false
+	}
+	e, ok := t.decode(p, o, v)
+	if !ok {
+		t.rejected.Add(1)
 		return endgame.GlobalEntry{}, false
 	}
 	t.hits.Add(1)
-	return endgame.GlobalEntry{Lower: int8(int(v[0]) - 64), Upper: int8(int(v[1]) - 64), Move: v[2], Empties: v[3]}, true
+	return e, true
+}
+
+func (t *RedisTable) decode(p, o uint64, v []byte) (endgame.GlobalEntry, bool) {
+	empties := uint8(board.Count(^(p | o)))
+	legal := board.LegalMoves(p, o)
+	moveOK := func(m uint8) bool { return m == endgame.NoMove || m < 64 && legal&(1<<m) != 0 }
+	if t.opt.Key == nil {
+		if len(v) != entryLen || v[0] > 128 || v[1] > 128 || v[0] > v[1] || v[3] != empties || !moveOK(v[2]) {
+			return endgame.GlobalEntry{}, false
+		}
+		return endgame.GlobalEntry{Lower: int8(int(v[0]) - 64), Upper: int8(int(v[1]) - 64), Move: v[2], Empties: v[3]}, true
+	}
+	if len(v) != signedEntryLen {
+		return endgame.GlobalEntry{}, false
+	}
+	k := tableKey(p, o)
+	e := endgame.GlobalEntry{Lower: -64, Upper: 64, Move: endgame.NoMove, Empties: empties}
+	lo, hi := v[:halfLen], v[halfLen:]
+	good := 0
+	if lo[0] <= 128 && lo[2] == empties && moveOK(lo[1]) && t.opt.Key.verify(lo[3:], macLower, k[2:], lo[:3]) {
+		e.Lower, e.Move = int8(int(lo[0])-64), lo[1]
+		good++
+	} else {
+		t.rejected.Add(1)
+	}
+	if hi[0] <= 128 && hi[1] == endgame.NoMove && hi[2] == empties && t.opt.Key.verify(hi[3:], macUpper, k[2:], hi[:3]) {
+		e.Upper = int8(int(hi[0]) - 64)
+		good++
+	} else {
+		t.rejected.Add(1)
+	}
+	if good == 0 || e.Lower > e.Upper {
+		return endgame.GlobalEntry{}, false
+	}
+	return e, true
+}
+
+// encode is the value written for an entry of the position k (signed with a key).
+func (t *RedisTable) encode(dst []byte, k [18]byte, raw [4]byte) []byte {
+	if t.opt.Key == nil {
+		return append(dst, raw[:]...)
+	}
+	lo := [3]byte{raw[0], raw[2], raw[3]}
+	hi := [3]byte{raw[1], endgame.NoMove, raw[3]}
+	dst = t.opt.Key.mac(append(dst, lo[:]...), macLower, k[2:], lo[:])
+	return t.opt.Key.mac(append(dst, hi[:]...), macUpper, k[2:], hi[:])
 }
 
 // takePrefetched returns (and forgets) the prefetched entry of (p, o), ok when there is one
 // younger than PrefetchAge; found tells whether the server had the position then.
-func (t *RedisTable) takePrefetched(p, o uint64, now time.Time) (v [4]byte, found, ok bool) {
+func (t *RedisTable) takePrefetched(p, o uint64, now time.Time) (v [signedEntryLen]byte, n int, ok bool) {
 	k := tableKey(p, o)
 	t.preMu.Lock()
 	defer t.preMu.Unlock()
 	e, ok := t.pre[[16]byte(k[2:])]
 	if !ok {
-		return v, false, false
+		return v, 0, false
 	}
 	delete(t.pre, [16]byte(k[2:]))
 	if now.UnixNano()-e.at > int64(t.opt.PrefetchAge) {
-		return v, false, false
+		return v, 0, false
 	}
-	return e.val, e.found, true
+	return e.val, e.n, true
 }
 
 func (t *RedisTable) keepPrefetched(kids [][16]byte, vals []any, now time.Time) {
@@ -271,9 +363,8 @@ func (t *RedisTable) keepPrefetched(kids [][16]byte, vals []any, now time.Time) 
 	}
 	for i, k := range kids {
 		e := prefetchEntry{at: now.UnixNano()}
-		if s, ok := vals[i].(string); ok && len(s) == 4 {
-			copy(e.val[:], s)
-			e.found = true
+		if s, ok := vals[i].(string); ok && len(s) <= signedEntryLen {
+			e.n = copy(e.val[:], s)
 		}
 		t.pre[k] = e
 	}
@@ -301,7 +392,13 @@ func (t *RedisTable) Store(p, o uint64, e endgame.GlobalEntry) {
 func (t *RedisTable) writer(sh *tableShard) {
 	defer t.wg.Done()
 	keys := make([]string, 0, t.opt.Batch)
-	vals := make([]any, 0, t.opt.Batch)
+	vals := make([]any, 0, t.opt.Batch+1)
+	ttl := int64(tableTTL / time.Second)
+	var buf []byte
+	value := func(w tableWrite) string {
+		buf = t.encode(buf[:0], w.key, w.val)
+		return string(buf)
+	}
 	for {
 		var w tableWrite
 		select {
@@ -313,12 +410,12 @@ func (t *RedisTable) writer(sh *tableShard) {
 				return
 			}
 		}
-		keys, vals = append(keys[:0], string(w.key[:])), append(vals[:0], string(w.val[:]))
+		keys, vals = append(keys[:0], string(w.key[:])), append(vals[:0], ttl, value(w))
 	more:
 		for len(keys) < t.opt.Batch {
 			select {
 			case w = <-sh.in:
-				keys, vals = append(keys, string(w.key[:])), append(vals, string(w.val[:]))
+				keys, vals = append(keys, string(w.key[:])), append(vals, value(w))
 			default:
 				break more
 			}
@@ -343,7 +440,7 @@ func (t *RedisTable) writer(sh *tableShard) {
 func (t *RedisTable) Stats() TableStats {
 	return TableStats{
 		Probes: t.probes.Load(), Hits: t.hits.Load(), Prefetched: t.prefetched.Load(), ProbeTime: time.Duration(t.probeNanos.Load()),
-		ProbeErrors: t.probeErrs.Load(), Stores: t.stores.Load(), Dropped: t.dropped.Load(),
+		ProbeErrors: t.probeErrs.Load(), Rejected: t.rejected.Load(), Stores: t.stores.Load(), Dropped: t.dropped.Load(),
 		Batches: t.batches.Load(), FlushTime: time.Duration(t.flushNanos.Load()), FlushErrors: t.flushErrs.Load(),
 	}
 }

@@ -65,44 +65,82 @@ func flush(t *testing.T, tab *RedisTable) {
 // one; positions spread over the servers of a partitioned table and each is found again.
 func TestTableMergesAndShards(t *testing.T) {
 	r1, r2 := startRedis(t), startRedis(t)
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{r1.Addr, r2.Addr}})
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(r1, r2)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tab.Close()
-	tab.Store(1, 2, endgame.GlobalEntry{Lower: -10, Upper: 64, Move: 19, Empties: 20})
-	tab.Store(1, 2, endgame.GlobalEntry{Lower: -64, Upper: 4, Move: endgame.NoMove, Empties: 20})
+	mergeAndShard(t, tab, r1, r2)
+}
+
+// mergeAndShard stores 201 positions and finds them again, one of them the merge of two
+// entries.
+func mergeAndShard(t *testing.T, tab *RedisTable, r1, r2 *redisServer) {
+	t.Helper()
+	start := board.Start()
+	tab.Store(start.P, start.O, endgame.GlobalEntry{Lower: -10, Upper: 64, Move: 19, Empties: 60})
+	tab.Store(start.P, start.O, endgame.GlobalEntry{Lower: -64, Upper: 4, Move: endgame.NoMove, Empties: 60})
 	r := rand.New(rand.NewPCG(1, 2))
-	type pos struct{ p, o uint64 }
+	type pos struct {
+		p, o  uint64
+		move  uint8
+		empty uint8
+	}
 	var ps []pos
-	for i := 0; i < 200; i++ {
-		p := pos{r.Uint64() &^ 1, r.Uint64() | 1}
-		ps = append(ps, p)
-		tab.Store(p.p, p.o, endgame.GlobalEntry{Lower: int8(i%129 - 64), Upper: 64, Move: uint8(i % 64), Empties: 30})
+	for len(ps) < 200 {
+		p, o, ok := randomPosition(r, 20+r.IntN(30))
+		if !ok || board.LegalMoves(p, o) == 0 {
+			continue
+		}
+		i := len(ps)
+		ps = append(ps, pos{p, o, uint8(board.FirstSquare(board.LegalMoves(p, o))), uint8(board.Count(^(p | o)))})
+		tab.Store(p, o, endgame.GlobalEntry{Lower: int8(i%129 - 64), Upper: 64, Move: ps[i].move, Empties: ps[i].empty})
 	}
 	flush(t, tab)
-	e, ok := tab.Probe(1, 2)
-	if want := (endgame.GlobalEntry{Lower: -10, Upper: 4, Move: 19, Empties: 20}); !ok || e != want {
+	e, ok := tab.Probe(start.P, start.O)
+	if want := (endgame.GlobalEntry{Lower: -10, Upper: 4, Move: 19, Empties: 60}); !ok || e != want {
 		t.Fatalf("merged entry %+v %v, want %+v", e, ok, want)
 	}
 	for i, p := range ps {
 		e, ok := tab.Probe(p.p, p.o)
-		if !ok || int(e.Lower) != i%129-64 || e.Upper != 64 || int(e.Move) != i%64 || e.Empties != 30 {
+		if !ok || int(e.Lower) != i%129-64 || e.Upper != 64 || e.Move != p.move || e.Empties != p.empty {
 			t.Fatalf("position %d: %+v %v", i, e, ok)
 		}
 	}
-	if _, ok := tab.Probe(3, 4); ok {
+	if _, ok := tab.Probe(start.O, start.P|1); ok {
 		t.Fatal("a position never stored was found")
 	}
-	n, err := TableInfo(t.Context(), []string{r1.Addr, r2.Addr})
+	n, err := TableInfo(t.Context(), endpoints(r1, r2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n[0]+n[1] != 201 || n[0] < 60 || n[1] < 60 {
 		t.Fatalf("entries per server %v, want 201 spread over both", n)
 	}
-	if st := tab.Stats(); st.Hits != 201 || st.Probes != 202 || st.Stores != 202 || st.Dropped != 0 {
+	if st := tab.Stats(); st.Hits != 201 || st.Probes != 202 || st.Stores != 202 || st.Dropped != 0 || st.Rejected != 0 {
 		t.Fatalf("stats %+v", st)
+	}
+}
+
+// With a cluster key the entries are signed, merge on the server all the same, and are
+// found again.
+func TestSignedTableMergesAndShards(t *testing.T) {
+	r1, r2 := startRedis(t), startRedis(t)
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(r1, r2), Key: NewKey([]byte("a test key of the cluster"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	mergeAndShard(t, tab, r1, r2)
+	c := r1.Client(t, tableDB)
+	keys, err := c.Keys(t.Context(), "t:*").Result()
+	if err != nil || len(keys) == 0 {
+		t.Fatal(keys, err)
+	}
+	v, _ := c.Get(t.Context(), keys[0]).Bytes()
+	ttl, _ := c.TTL(t.Context(), keys[0]).Result()
+	if len(v) != signedEntryLen || ttl <= 0 {
+		t.Fatalf("a signed entry is %d bytes with TTL %v, want %d bytes and a TTL", len(v), ttl, signedEntryLen)
 	}
 }
 
@@ -110,7 +148,7 @@ func TestTableMergesAndShards(t *testing.T) {
 // position finds the first one's entries.
 func TestSolversShareGlobalTable(t *testing.T) {
 	rs := startRedis(t)
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{rs.Addr}})
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(rs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +178,7 @@ func TestSolversShareGlobalTable(t *testing.T) {
 // its stores without blocking, and the solves stay exact.
 func TestTableServerKilled(t *testing.T) {
 	rs := startRedis(t)
-	tab, err := NewRedisTable(TableOptions{Addrs: []string{rs.Addr}, ProbeTimeout: 50 * time.Millisecond, Backoff: time.Hour})
+	tab, err := NewRedisTable(TableOptions{Servers: endpoints(rs), ProbeTimeout: 50 * time.Millisecond, Backoff: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,9 +215,9 @@ func TestTablePrefetch(t *testing.T) {
 		bb.Make(board.FirstSquare(m))
 		kids = append(kids, [2]uint64{bb.P, bb.O})
 	}
-	for _, addrs := range [][]string{{r1.Addr}, {r1.Addr, r2.Addr}} {
+	for _, addrs := range [][]Endpoint{endpoints(r1), endpoints(r1, r2)} {
 		FlushTable(t.Context(), addrs)
-		tab, err := NewRedisTable(TableOptions{Addrs: addrs, PrefetchEmpties: 50})
+		tab, err := NewRedisTable(TableOptions{Servers: addrs, PrefetchEmpties: 50})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,8 +33,37 @@ type WorkerOptions struct {
 	Poll time.Duration
 	// GiveUp: Run returns when the queue has failed for this long without a break (0: 30 s).
 	GiveUp time.Duration
-	// Logf, when set, gets one line per task and per queue failure.
-	Logf func(format string, args ...any)
+	// Bounds of the tasks the worker takes (0: 40 empties for a solve, depth 40 for a
+	// search, 1 h): a task beyond them is dropped before it is solved, and a task that
+	// runs for MaxTaskTime is stopped and reported failed to its controller.
+	MaxEmpties, MaxDepth int
+	MaxTaskTime          time.Duration
+	// Build and Weights identify the worker's engine (""/"": BuildID() and WeightsID of
+	// Search.Eval, else Solver.Eval): a task of a controller that runs another is refused.
+	Build, Weights string
+	// Logf, when set, gets one line per task and per queue failure; Warnf (Logf when nil) a
+	// line per task refused or dropped.
+	Logf, Warnf func(format string, args ...any)
+}
+
+// The default bounds of the tasks a worker takes.
+const (
+	defaultMaxEmpties  = 40
+	defaultMaxDepth    = 40
+	defaultMaxTaskTime = time.Hour
+)
+
+// checkBounds refuses task bounds out of range (zero is the default).
+func (o WorkerOptions) checkBounds() error {
+	switch {
+	case o.MaxEmpties < 0 || o.MaxEmpties > 60:
+		return fmt.Errorf("--max-empties %d: want 1 to 60", o.MaxEmpties)
+	case o.MaxDepth < 0 || o.MaxDepth > 60:
+		return fmt.Errorf("--max-depth %d: want 1 to 60", o.MaxDepth)
+	case o.MaxTaskTime < 0:
+		return fmt.Errorf("--max-task-time %v: want a positive duration", o.MaxTaskTime)
+	}
+	return nil
 }
 
 // Worker is a Searcher: it takes tasks from the queue one at a time, solves each with its
@@ -62,6 +91,28 @@ func NewWorker(q Queue, opt WorkerOptions) *Worker {
 	if opt.GiveUp <= 0 {
 		opt.GiveUp = 30 * time.Second
 	}
+	if opt.MaxEmpties <= 0 {
+		opt.MaxEmpties = defaultMaxEmpties
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = defaultMaxDepth
+	}
+	if opt.MaxTaskTime <= 0 {
+		opt.MaxTaskTime = defaultMaxTaskTime
+	}
+	if opt.Build == "" {
+		opt.Build = BuildID()
+	}
+	if opt.Weights == "" {
+		ev := opt.Search.Eval
+		if ev == nil {
+			ev = opt.Solver.Eval
+		}
+		opt.Weights = WeightsID(ev)
+	}
+	if opt.Warnf == nil {
+		opt.Warnf = opt.Logf
+	}
 	so := opt.Solver
 	so.Global = nil
 	if opt.Table != nil {
@@ -77,6 +128,37 @@ func (w *Worker) logf(format string, args ...any) {
 	if w.opt.Logf != nil {
 		w.opt.Logf(format, args...)
 	}
+}
+
+func (w *Worker) warnf(format string, args ...any) {
+	if w.opt.Warnf != nil {
+		w.opt.Warnf(format, args...)
+	}
+}
+
+// check returns why the worker will not solve t: a task outside its bounds (it is
+// dropped) or of another engine (refused: it goes back to the queue).
+func (w *Worker) check(t Task) (drop, refuse string) {
+	empties := board.Count(^(t.P | t.O))
+	switch {
+	case t.Job == "" || len(t.Job) > 64 || t.ID < 0:
+		return "no job or task number", ""
+	case t.P&t.O != 0:
+		return "discs of both colours on one square", ""
+	case t.Depth < 0 || t.Depth > 60:
+		return fmt.Sprintf("depth %d", t.Depth), ""
+	case t.Depth == 0 && empties > w.opt.MaxEmpties:
+		return fmt.Sprintf("a solve of %d empties (this worker's -max-empties %d)", empties, w.opt.MaxEmpties), ""
+	case t.Depth == 0 && (t.Alpha < -65 || t.Beta > 65 || t.Alpha >= t.Beta):
+		return fmt.Sprintf("window (%d,%d)", t.Alpha, t.Beta), ""
+	case t.Depth > w.opt.MaxDepth:
+		return fmt.Sprintf("a search to depth %d (this worker's -max-depth %d)", t.Depth, w.opt.MaxDepth), ""
+	case t.Sel < 0 || t.Sel > search.MaxSelectivity:
+		return fmt.Sprintf("selectivity %d", t.Sel), ""
+	case t.Build != w.opt.Build || t.Weights != w.opt.Weights:
+		return "", fmt.Sprintf("the controller runs build %q with weights %s, this worker build %q with weights %s", t.Build, t.Weights, w.opt.Build, w.opt.Weights)
+	}
+	return "", ""
 }
 
 // Run takes and solves tasks until ctx is cancelled (then it gives its unfinished task back
@@ -114,6 +196,25 @@ func (w *Worker) Run(ctx context.Context) error {
 		if d == nil {
 			continue
 		}
+		if drop, refuse := w.check(d.Task); drop != "" || refuse != "" {
+			var err error
+			if drop != "" {
+				w.warnf("task %s/%d dropped: %s", d.Task.Job, d.Task.ID, drop)
+				err = w.q.Drop(ctx, d)
+			} else {
+				w.warnf("task %s/%d refused: %s", d.Task.Job, d.Task.ID, refuse)
+				err = w.q.Refuse(ctx, d, Result{Job: d.Task.Job, ID: d.Task.ID, Move: -1, Worker: w.opt.Name, Build: w.opt.Build, Weights: w.opt.Weights, Refused: refuse})
+				// The task went back to the queue, for a worker of the controller's build.
+				select {
+				case <-ctx.Done():
+				case <-time.After(w.opt.Wait):
+				}
+			}
+			if err != nil && ctx.Err() == nil {
+				w.logf("%v", err)
+			}
+			continue
+		}
 		r, ok := w.solve(ctx, d)
 		if !ok {
 			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -141,6 +242,8 @@ func (w *Worker) Run(ctx context.Context) error {
 
 func note(r Result) string {
 	switch {
+	case r.Failed != "":
+		return " (failed: " + r.Failed + ")"
 	case r.Cancelled:
 		return " (withdrawn)"
 	case r.FromTable:
@@ -154,7 +257,7 @@ func note(r Result) string {
 // solve solves the delivered task; false when ctx ended it.
 func (w *Worker) solve(ctx context.Context, d *Delivery) (r Result, ok bool) {
 	t := d.Task
-	r = Result{Job: t.Job, ID: t.ID, Move: -1, Worker: w.opt.Name, Reclaimed: d.Reclaimed, Fetch: d.Fetch, Idle: d.Idle}
+	r = Result{Job: t.Job, ID: t.ID, Move: -1, Worker: w.opt.Name, Build: w.opt.Build, Weights: w.opt.Weights, Reclaimed: d.Reclaimed, Fetch: d.Fetch, Idle: d.Idle}
 	tab := w.opt.Table
 	var st0 TableStats
 	if tab != nil {
@@ -187,13 +290,17 @@ func (w *Worker) solve(ctx context.Context, d *Delivery) (r Result, ok bool) {
 	var stop atomic.Bool
 	w.s.SetStop(&stop)
 	defer w.s.SetStop(nil)
-	end, withdrawn := w.extend(ctx, d, func() { stop.Store(true) })
+	end, withdrawn, overtime := w.extend(ctx, d, func() { stop.Store(true) })
 	res := w.s.Solve(t.P, t.O, t.Alpha, t.Beta)
 	end()
 	r.Nodes = res.Nodes
 	if res.Interrupted {
-		if withdrawn() {
+		switch {
+		case withdrawn():
 			r.Cancelled = true
+			return r, true
+		case overtime():
+			r.Failed = fmt.Sprintf("stopped after the worker's -max-task-time %v", w.opt.MaxTaskTime)
 			return r, true
 		}
 		return r, false
@@ -212,9 +319,10 @@ func (w *Worker) solve(ctx context.Context, d *Delivery) (r Result, ok bool) {
 }
 
 // extend extends d every Poll until the returned end is called, and calls stop when the
-// controller withdraws the task (then withdrawn reports true) or ctx ends.
-func (w *Worker) extend(ctx context.Context, d *Delivery, stop func()) (end func(), withdrawn func() bool) {
-	var cancelled atomic.Bool
+// controller withdraws the task (then withdrawn reports true), after MaxTaskTime (then
+// overtime reports true) or when ctx ends.
+func (w *Worker) extend(ctx context.Context, d *Delivery, stop func()) (end func(), withdrawn, overtime func() bool) {
+	var cancelled, late atomic.Bool
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -222,6 +330,8 @@ func (w *Worker) extend(ctx context.Context, d *Delivery, stop func()) (end func
 		defer wg.Done()
 		tick := time.NewTicker(w.opt.Poll)
 		defer tick.Stop()
+		limit := time.NewTimer(w.opt.MaxTaskTime)
+		defer limit.Stop()
 		for {
 			if c, err := w.q.Extend(ctx, d); err != nil {
 				if ctx.Err() == nil {
@@ -238,11 +348,15 @@ func (w *Worker) extend(ctx context.Context, d *Delivery, stop func()) (end func
 			case <-ctx.Done():
 				stop()
 				return
+			case <-limit.C:
+				late.Store(true)
+				stop()
+				return
 			case <-tick.C:
 			}
 		}
 	}()
-	return func() { close(done); wg.Wait() }, cancelled.Load
+	return func() { close(done); wg.Wait() }, cancelled.Load, late.Load
 }
 
 // search runs a midgame search task with the worker's engine, as a local search with the
@@ -254,14 +368,18 @@ func (w *Worker) search(ctx context.Context, d *Delivery, r Result) (Result, boo
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	end, withdrawn := w.extend(ctx, d, cancel)
+	end, withdrawn, overtime := w.extend(ctx, d, cancel)
 	b := board.FromColors(t.P, t.O, true)
 	res := w.eng.Search(sctx, b, search.Limits{Depth: t.Depth, Selectivity: t.Sel}, nil)
 	end()
 	r.Nodes = res.Nodes
 	if sctx.Err() != nil {
-		if withdrawn() {
+		switch {
+		case withdrawn():
 			r.Cancelled = true
+			return r, true
+		case overtime():
+			r.Failed = fmt.Sprintf("stopped after the worker's -max-task-time %v", w.opt.MaxTaskTime)
 			return r, true
 		}
 		return r, false

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/cluster"
 	"github.com/othellogo/othello/protocol"
 	"github.com/othellogo/othello/search"
 )
@@ -22,7 +23,8 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	n := fs.Int("n", 0, "number of best moves with exact values (0: all)")
 	sf := addSearchFlags(fs, runtime.NumCPU(), "threads that search the position, 1-256; the default is the number of cores")
 	progress := fs.Bool("progress", false, "print the best move after each iteration")
-	redisAddrs := fs.String("redis", "", "analyze on the workers (\"othello worker\") sharing these Redis servers, host:port[,...] (docs/distributed.md)")
+	var redisAccess cluster.Access
+	addRedisFlags(fs, &redisAccess, "", "analyze on the workers (\"othello worker\") sharing these Redis servers")
 	solveEmpties := fs.Int("solve-empties", 0, "with --redis: solve the moves exactly up to this many empties, else search them to --depth (0: twice the depth)")
 	setUsage(env, fs, "usage: othello analyze [options] [TRANSCRIPT]\n\nSearches a position and prints its moves, best first, with values in discs (from the side\nto move's view) and principal variations. Ctrl-C stops the search and prints what it has.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
@@ -50,8 +52,8 @@ func cmdAnalyze(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *redisAddrs != "" {
-		return distributedAnalyze(env, *redisAddrs, b, lim, *n, *solveEmpties, ev)
+	if redisAccess.Servers != "" {
+		return distributedAnalyze(env, redisAccess, b, lim, *n, *solveEmpties, ev)
 	}
 	e := search.NewEngine(cfg)
 	fmt.Fprint(env.stdout, b.Diagram())

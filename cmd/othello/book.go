@@ -52,7 +52,7 @@ func cmdBook(env *cmdEnv, args []string) error {
 type bookSearchFlags struct {
 	search book.SearchConfig
 	eval   string
-	redis  string
+	redis  cluster.Access
 	ev     evaluator
 }
 
@@ -63,7 +63,7 @@ func addBookSearchFlags(fs *flag.FlagSet) *bookSearchFlags {
 	fs.IntVar(&f.search.TTMiB, "tt", 64, "search tables size in MiB, per thread")
 	fs.IntVar(&f.search.Threads, "threads", 1, "searches run at the same time, each with its own engine")
 	fs.StringVar(&f.eval, "eval", "default", evalFlagHelp)
-	fs.StringVar(&f.redis, "redis", "", "search on the workers (\"othello worker\") sharing these Redis servers, host:port[,...]; --threads searches at once (docs/distributed.md)")
+	addRedisFlags(fs, &f.redis, "", "search on the workers (\"othello worker\") sharing these Redis servers, --threads searches at once")
 	return f
 }
 
@@ -83,7 +83,10 @@ func (f *bookSearchFlags) parse(env *cmdEnv, fs *flag.FlagSet, args []string, pa
 	}
 	sc.Eval, sc.EvalName = ev.ev, ev.name
 	f.ev = ev
-	if f.redis != "" {
+	if f.redis.Servers != "" {
+		if err := f.redis.Check(); err != nil {
+			return book.Runner{}, exitError{2, fmt.Errorf("--redis: %w", err)}
+		}
 		return book.Runner{Search: sc, Log: env.log, Out: env.stdout}, nil
 	}
 	if err := checkTableMemory(fmt.Sprintf("--tt %d with --threads %d", sc.TTMiB, sc.Threads), sc.TableBytes()); err != nil {
@@ -98,7 +101,7 @@ func (f *bookSearchFlags) parse(env *cmdEnv, fs *flag.FlagSet, args []string, pa
 func (f *bookSearchFlags) runWork(env *cmdEnv, r book.Runner, path, what string, w book.Work) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if f.redis == "" {
+	if f.redis.Servers == "" {
 		return r.Run(ctx, path, what, w)
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -21,7 +21,7 @@ import (
 func cmdWorker(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "worker")
 	var r cluster.WorkerRun
-	fs.StringVar(&r.Addrs, "redis", "127.0.0.1:6379", "Redis servers host:port[,host:port...]: the first carries the task queue, the global table is sharded over all")
+	addRedisFlags(fs, &r.Access, "127.0.0.1:6379", "the Redis servers of the queue (the first) and of the global table (sharded over all)")
 	fs.IntVar(&r.Threads, "threads", 1, "threads that search each task")
 	fs.IntVar(&r.HashMiB, "hash", 256, "local transposition table, MiB")
 	fs.IntVar(&r.SearchMiB, "tt", 64, "bounds tables of the midgame searches (analyze and book extend --redis), MiB")
@@ -32,6 +32,9 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	fs.DurationVar(&r.Visibility, "visibility", 10*time.Second, "a task not extended for this long goes to another worker (same on every process)")
 	fs.DurationVar(&r.GiveUp, "give-up", 30*time.Second, "exit when Redis has failed for this long without a break")
 	fs.StringVar(&r.Name, "name", "", "worker name in the queue (default host-pid)")
+	fs.IntVar(&r.MaxEmpties, "max-empties", 40, "drop exact-solve tasks with more empties than this")
+	fs.IntVar(&r.MaxDepth, "max-depth", 40, "drop midgame search tasks deeper than this")
+	fs.DurationVar(&r.MaxTaskTime, "max-task-time", time.Hour, "stop a task that runs this long and report it failed to its controller")
 	evalName := fs.String("eval", "default", "move ordering far from the leaves: "+evalFlagHelp)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the worker to this file (go tool pprof)")
 	setUsage(env, fs, "usage: othello worker [options]\n\nSolves the tasks that \"othello solve/analyze/book extend --redis\" put on the Redis queue until interrupted. Options:\n")
@@ -41,6 +44,9 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	if err := r.Check(); err != nil {
 		return exitError{2, err}
 	}
+	if err := checkTableMemory(fmt.Sprintf("-hash %d with -tt %d", r.HashMiB, r.SearchMiB), r.TableBytes()); err != nil {
+		return err
+	}
 	ev, err := loadEvaluator(*evalName)
 	if err != nil {
 		return exitError{2, err}
@@ -49,6 +55,7 @@ func cmdWorker(env *cmdEnv, args []string) error {
 	cluster.SilenceClientLog()
 	r.Infof = func(format string, args ...any) { env.log.Info().Msgf(format, args...) }
 	r.Logf = func(format string, args ...any) { env.log.Debug().Msgf(format, args...) }
+	r.Warnf = func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
@@ -64,10 +71,20 @@ func cmdDsolve(env *cmdEnv, args []string) error {
 	return cmdSolve(env, append([]string{"--redis", "127.0.0.1:6379"}, args...))
 }
 
+// addRedisFlags adds --redis (what the servers are for: use) with its default, the TLS
+// files and --cluster-key.
+func addRedisFlags(fs *flag.FlagSet, a *cluster.Access, def, use string) {
+	fs.StringVar(&a.Servers, "redis", def, use+": host:port, redis://[user:password@]host:port or rediss://... (TLS), comma-separated, the first carrying the task queue; a password not given here comes from $"+cluster.PasswordEnv+" or $"+cluster.RedisCLIAuth+" (docs/distributed.md)")
+	fs.StringVar(&a.CAFile, "redis-ca", "", "with a rediss:// --redis: PEM file of the CA that signed the servers' certificates (default: the system's)")
+	fs.StringVar(&a.CertFile, "redis-cert", "", "with a rediss:// --redis: PEM client certificate, for servers that ask for one (with --redis-key)")
+	fs.StringVar(&a.CertKeyFile, "redis-key", "", "with a rediss:// --redis: PEM key of --redis-cert")
+	fs.StringVar(&a.ClusterKeyFile, "cluster-key", "", "file holding the cluster's shared secret (the same on the controller and every worker; at least 16 bytes): tasks, results and global table entries are signed with it, and whatever is not is dropped. Without one, only loopback Redis addresses are accepted")
+}
+
 // addControllerFlags adds the controller's flags of solve --redis (with the defaults of
 // dsolve before it).
 func addControllerFlags(fs *flag.FlagSet, o *cluster.DsolveOptions) {
-	fs.StringVar(&o.AddrList, "redis", "", "solve on the workers sharing these Redis servers, host:port[,host:port...] (the first carries the task queue)")
+	addRedisFlags(fs, &o.Access, "", "solve on the workers sharing these Redis servers")
 	fs.StringVar(&o.SplitName, "split", "pvsplit", "with --redis: how the positions are split into tasks, pvsplit or tree")
 	fs.IntVar(&o.Options.PVDepth, "pv-depth", 3, "with --redis: plies of the principal variation that are split (pvsplit)")
 	fs.IntVar(&o.Options.OrderDepth, "order-depth", 6, "with --redis: depth of the evaluation's search that orders the moves of the nodes split")
@@ -119,24 +136,27 @@ func distributedSolve(env *cmdEnv, o cluster.DsolveOptions, file, evalName strin
 
 // dialController connects a controller to the queue's server, the first of addrs; close
 // closes the connection.
-func dialController(ctx context.Context, env *cmdEnv, addrs string, ev evaluator) (*cluster.Controller, func(), error) {
-	list, err := cluster.ParseAddrs(addrs)
+func dialController(ctx context.Context, env *cmdEnv, a cluster.Access, ev evaluator) (*cluster.Controller, func(), error) {
+	cl, err := a.Resolve()
 	if err != nil {
 		return nil, nil, exitError{2, fmt.Errorf("--redis: %w", err)}
 	}
 	cluster.SilenceClientLog()
-	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Addr: list[0]})
+	logf := func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }
+	q, err := cluster.NewRedisQueue(ctx, cluster.QueueOptions{Server: cl.Servers[0], Key: cl.Key, Logf: logf})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--redis: %w", err)
 	}
-	c := cluster.NewController(q, cluster.ControllerOptions{Eval: ev.ev, Stall: 5 * time.Minute,
-		Logf: func(format string, args ...any) { env.log.Warn().Msgf(format, args...) }})
+	if cl.Key == nil {
+		env.log.Info().Msg("no --cluster-key: Redis on loopback only, messages not signed")
+	}
+	c := cluster.NewController(q, cluster.ControllerOptions{Eval: ev.ev, Stall: 5 * time.Minute, Logf: logf})
 	return c, func() { q.Close() }, nil
 }
 
 // distributedAnalyze is analyze --redis: the moves solved exactly by the workers up to
 // solveEmpties empties (0: twice the depth), else searched by them to the depth.
-func distributedAnalyze(env *cmdEnv, addrs string, b board.Board, lim search.Limits, n, solveEmpties int, ev evaluator) error {
+func distributedAnalyze(env *cmdEnv, addrs cluster.Access, b board.Board, lim search.Limits, n, solveEmpties int, ev evaluator) error {
 	if lim.MoveTime > 0 {
 		return exitError{2, fmt.Errorf("--time: the workers search to a --depth, not for a time")}
 	}

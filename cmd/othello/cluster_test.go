@@ -21,6 +21,12 @@ import (
 // must be those of a local engine).
 func startWorkers(t *testing.T, addr string, n int) {
 	t.Helper()
+	startWorkersOn(t, cluster.Access{Servers: addr}, n)
+}
+
+// startWorkersOn runs n workers in this process on the cluster a until the test ends.
+func startWorkersOn(t *testing.T, a cluster.Access, n int) {
+	t.Helper()
 	ev, err := loadEvaluator("default")
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +34,7 @@ func startWorkers(t *testing.T, addr string, n int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
-		r := cluster.WorkerRun{Addrs: addr, Threads: 1, HashMiB: 16, GlobalEmpties: 12, SearchMiB: 4, Eval: ev.ev, Visibility: 10 * time.Second,
+		r := cluster.WorkerRun{Access: a, Threads: 1, HashMiB: 16, GlobalEmpties: 12, SearchMiB: 4, Eval: ev.ev, Visibility: 10 * time.Second,
 			Infof: func(string, ...any) {}}
 		r.Name = "w" + string(rune('a'+i))
 		wg.Add(1)
@@ -134,6 +140,54 @@ func TestRedisUnreachable(t *testing.T) {
 		code, out, errOut := runCmd(t, "", args...)
 		if code != 1 || !strings.Contains(out+errOut, addr) || !strings.Contains(out+errOut, "refused") {
 			t.Errorf("%q: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+	}
+}
+
+// solve --redis reaches a TLS server that wants a password with a rediss:// URL, the test's
+// CA and the password from the environment, and never prints the password; the worker
+// refuses impossible tables and, without a cluster key, a server that is not on loopback.
+func TestRedisSecuredCommand(t *testing.T) {
+	obf, err := filepath.Abs(filepath.Join("..", "..", "endgame", "testdata", "fforum-1-19.obf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testFiles(t)
+	rs := redistest.StartWith(t, redistest.Options{TLS: true, Password: "env-secret-pw"})
+	t.Setenv(cluster.PasswordEnv, "env-secret-pw")
+	url := "rediss://" + rs.Addr
+	os.WriteFile("cluster.key", []byte("a secret of the test cluster\n"), 0o600)
+	startWorkersOn(t, cluster.Access{Servers: url, CAFile: rs.CAFile, ClusterKeyFile: "cluster.key"}, 2)
+	code, out, errOut := runCmd(t, "", "solve", "--redis", url, "--redis-ca", rs.CAFile, "--cluster-key", "cluster.key", "-only", "1-2", "-task-empties", "10", "-progress", "0", obf)
+	if code != 0 || !strings.Contains(out, "total: 2 positions") || strings.Contains(out, "WRONG") || !strings.Contains(out, "signed") {
+		t.Fatalf("solve over TLS: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(out+errOut, "env-secret-pw") {
+		t.Fatalf("the password is in the output:\n%s\n%s", out, errOut)
+	}
+	t.Setenv(cluster.PasswordEnv, "wrong-pw")
+	code, out, errOut = runCmd(t, "", "solve", "--redis", url, "--redis-ca", rs.CAFile, "-only", "1", "-progress", "0", obf)
+	if code == 0 || !strings.Contains(out+errOut, rs.Addr) || strings.Contains(out+errOut, "wrong-pw") {
+		t.Fatalf("wrong password: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"worker", "-hash", "99999999999"}, "-hash"},
+		{[]string{"worker", "-tt", "-3"}, "-tt"},
+		{[]string{"worker", "-hash", "60000"}, "-hash"},
+		{[]string{"worker", "--redis", "10.1.2.3:6379"}, "--cluster-key"},
+		{[]string{"worker", "--redis", "10.1.2.3:6379", "--cluster-key", "missing.key"}, "missing.key"},
+		{[]string{"worker", "-max-empties", "61"}, "-max-empties"},
+		{[]string{"solve", "--redis", "redis.example:6379", obf}, "--cluster-key"},
+		{[]string{"analyze", "--redis", "redis://:pw@10.0.0.1:1", "--position", strings.Fields(ffo1)[0] + " X"}, "--cluster-key"},
+		{[]string{"book", "extend", "--redis", "10.0.0.1:1", "--book", "x.book"}, "--cluster-key"},
+	} {
+		code, out, errOut := runCmd(t, "", c.args...)
+		if code != 2 || !strings.Contains(out+errOut, c.want) {
+			t.Errorf("%q: exit %d, want 2 naming %s\n%s\n%s", c.args, code, c.want, out, errOut)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func cmdSolve(env *cmdEnv, args []string) error {
 	if len(files) != 1 {
 		return usageError(fs, fmt.Errorf("want one FILE.obf argument"))
 	}
-	if d.AddrList != "" {
+	if d.Servers != "" {
 		if run.WLD || run.Selectivity > 0 || run.Jobs > 1 || *allMoves != "" || *cpuProfile != "" {
 			return exitError{2, fmt.Errorf("--redis solves exactly, one position at a time: not with --wld, --sel, --jobs, --all-moves or --cpuprofile")}
 		}
