@@ -73,7 +73,8 @@ func newServer(t testing.TB, opt Options) *httptest.Server {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(ts.Close)
+	// An open page's event stream would keep Close waiting.
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
 	return ts
 }
 

@@ -55,7 +55,7 @@ func (s *Server) stateOf(ss *session) state {
 	g := ss.g
 	b := g.current()
 	st := state{Session: ss.id, Ply: g.ply, Over: b.GameOver(), ToMove: b.SideName(), OBF: b.OBF(),
-		Start: g.start.OBF(), Transcript: g.transcript(), Legal: []string{}}
+		Start: g.start.OBF(), Transcript: g.transcript(), Legal: []string{}, Moves: []moveInfo{}}
 	black, white := b.Black(), b.White()
 	for i := 0; i < 64; i++ {
 		switch bit := uint64(1) << i; {

@@ -82,6 +82,7 @@ function onAnalysis(a) {
 function showHintInfo(p) {
   if (!p.lines.length) { $("hintinfo").textContent = ""; return; }
   const best = p.lines[0];
+  $("hintinfo").dataset.final = p.final ? "1" : "";
   let text = `${best.depth}  ${p.nodes} nodes  ${(p.speed / 1e6).toFixed(2)} M nodes/s\n`;
   for (const l of p.lines.slice(0, 6)) text += `${l.move} ${l.wld ? wldText(l.score) : fmt(l.score)}  ${l.pv.join(" ")}\n`;
   $("hintinfo").textContent = text;
