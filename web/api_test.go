@@ -491,3 +491,24 @@ func startOBF() string {
 	b := board.Start()
 	return b.OBF()
 }
+
+// A page that goes (its event stream closes) stops its session's search.
+func TestPageGoneStopsSearch(t *testing.T) {
+	eng := &blockingEngine{block: true, started: make(chan struct{}, 1)}
+	ts := newServer(t, Options{Engines: []protocol.Engine{eng}})
+	st := newSession(t, ts, "f5")
+	evs, stop := events(t, ts, st.Session)
+	code := make(chan int, 1)
+	go func() { code <- post(t, ts, "hint", map[string]string{"session": st.Session}, nil) }()
+	<-eng.started
+	<-evs
+	stop()
+	select {
+	case c := <-code:
+		if c != http.StatusConflict {
+			t.Fatalf("the hint of a page gone answered %d, want 409", c)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the search went on after its page closed")
+	}
+}

@@ -142,11 +142,16 @@ func (ss *session) subscribe() chan event {
 	return ch
 }
 
+// unsubscribe ends a page's stream; when it was the last one the page is gone (closed, or
+// navigated away), and so is the reason for its search, which is stopped.
 func (ss *session) unsubscribe(ch chan event) {
 	ss.mu.Lock()
+	defer ss.mu.Unlock()
 	delete(ss.subs, ch)
 	ss.used = time.Now()
-	ss.mu.Unlock()
+	if len(ss.subs) == 0 && ss.cancel != nil {
+		ss.cancel()
+	}
 }
 
 // publish sends ev to the session's pages; a page too slow to take it misses it (the

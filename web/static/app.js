@@ -384,6 +384,14 @@ async function init() {
     const obf = editOBF();
     act(async () => { const s = await api("new", { obf }); setEditing(false); return s; });
   };
+  // A page that goes away stops its search and closes its stream: the browser may keep the
+  // page (and its connections) for the back button, and a few such streams would take every
+  // connection the browser allows to the server.
+  addEventListener("pagehide", () => {
+    if (stream) { stream.close(); stream = null; }
+    navigator.sendBeacon("/api/stop", JSON.stringify({ session }));
+  });
+  addEventListener("pageshow", (e) => { if (e.persisted) { openStream(); act(() => api("state")); } });
   next();
 }
 
