@@ -159,6 +159,10 @@ func TestGameFlow(t *testing.T) {
 	if !reply.State.Evals[2].Known {
 		t.Errorf("go: no value recorded for the position searched")
 	}
+	// Under a game clock of half a second, with no depth limit to stop it sooner.
+	if code := post(t, ts, "go", map[string]any{"session": id, "level": 30, "clock": 0.5}, &reply); code != 200 || reply.State.Ply != 4 {
+		t.Fatalf("go on a clock: status %d, ply %d", code, reply.State.Ply)
+	}
 }
 
 // The forced pass is made by the server, and undo goes back past it.
@@ -209,6 +213,8 @@ func TestBadRequests(t *testing.T) {
 		{"bad selectivity", "hint", `{"session":"` + id + `","sel":99}`, 400},
 		{"negative time", "go", `{"session":"` + id + `","time":-1}`, 400},
 		{"huge time", "go", `{"session":"` + id + `","time":1e300}`, 400},
+		{"negative clock", "go", `{"session":"` + id + `","clock":-5}`, 400},
+		{"clock as text", "go", `{"session":"` + id + `","clock":"5:00"}`, 400},
 		{"bad OBF", "new", `{"obf":"XXXX X"}`, 400},
 		{"bad OBF character", "new", `{"obf":"` + strings.Repeat("Z", 64) + ` X"}`, 400},
 		{"OBF without side", "new", `{"text":"` + strings.Repeat("-", 64) + `"}`, 400},

@@ -190,6 +190,9 @@ type request struct {
 	Level *int     `json:"level"`
 	Sel   *int     `json:"sel"`
 	Time  *float64 `json:"time"`
+	// Clock, when positive, is the time in seconds the engine has left for the rest of the
+	// game (the page keeps the clock; the search plans its move from it).
+	Clock *float64 `json:"clock"`
 }
 
 // errorBody is what every failed request gets.
@@ -417,6 +420,14 @@ func (s *Server) limits(req *request) (search.Limits, string, error) {
 			return lim, "", fmt.Errorf("time per move %v s: want 0-%v s", t, MaxMoveTime.Seconds())
 		}
 		lim.MoveTime = time.Duration(t * float64(time.Second))
+	}
+	if req.Clock != nil {
+		c := *req.Clock
+		if math.IsNaN(c) || c < 0 || c > 24*MaxMoveTime.Seconds() {
+			return lim, "", fmt.Errorf("game clock %v s: want 0-%v s", c, 24*MaxMoveTime.Seconds())
+		}
+		// A clock run down still gets a token amount: zero would mean no clock.
+		lim.Remaining = max(time.Duration(c*float64(time.Second)), 10*time.Millisecond)
 	}
 	return lim, name, nil
 }

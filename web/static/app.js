@@ -36,9 +36,22 @@ async function api(name, body) {
   return data;
 }
 
-function searchParams() {
+let clockLeft = null; // seconds the engine has left on its game clock, null for none
+
+function resetClock() {
+  const m = Number($("clock").value) || 0;
+  clockLeft = m > 0 ? m * 60 : null;
+  showClock();
+}
+
+function showClock() {
+  $("clockleft").textContent = clockLeft === null ? "" : `(${Math.floor(clockLeft / 60)}:${String(Math.floor(clockLeft % 60)).padStart(2, "0")} left)`;
+}
+
+function searchParams(engineMove) {
   const p = { level: Number($("level").value), time: Number($("time").value) || 0 };
   if ($("sel").value !== "") p.sel = Number($("sel").value);
+  if (engineMove && clockLeft !== null) p.clock = Math.max(clockLeft, 0);
   return p;
 }
 
@@ -252,8 +265,10 @@ async function act(f) {
 async function engineMove() {
   const my = gen;
   $("thinking").textContent = "engine thinking…";
+  const t0 = performance.now();
   try {
-    const r = await api("go", searchParams());
+    const r = await api("go", searchParams(true));
+    if (clockLeft !== null) { clockLeft = Math.max(0, clockLeft - (performance.now() - t0) / 1000); showClock(); }
     if (!r || my !== gen) return;
     const l = r.lines && r.lines[0];
     if (l) $("thinking").textContent = `engine played ${l.move} ${fmt(l.score)} (${l.depth})${r.nodes ? `, ${r.nodes} nodes` : ""}`;
@@ -325,7 +340,8 @@ async function init() {
   }
   if (q.get("side")) $("side").value = q.get("side");
   if (q.get("hints") === "1") $("hints").checked = true;
-  $("new").onclick = () => act(() => api("new", {}));
+  $("new").onclick = () => { resetClock(); act(() => api("new", {})); };
+  $("clock").onchange = resetClock;
   $("undo").onclick = () => act(async () => {
     let s = await api("undo");
     // Against the engine, undo goes back to the player's own move.
