@@ -14,6 +14,7 @@ let stream = null;    // EventSource
 let gen = 0;          // counts user actions; answers to older ones are dropped
 let hintLines = null; // {ply, lines} of the latest hint search of the current position
 let hintSearch = 0;   // id of the hint search being shown
+let hintDone = 0;     // id of the last hint search whose final answer came
 let editing = null;   // the squares being set up, or null
 let analysing = false;
 
@@ -58,6 +59,7 @@ function searchParams(engineMove) {
 async function newSession(body) {
   const s = await api("new", Object.assign({ session: "" }, body));
   session = s.session;
+  hintSearch = hintDone = 0; // a new session numbers its searches from 1
   openStream();
   setState(s);
 }
@@ -72,7 +74,8 @@ function openStream() {
 function onProgress(p) {
   if (!st || p.ply !== st.ply) return;
   if (p.kind === "hint") {
-    if (p.search < hintSearch) return;
+    // An iteration's event may come after the search's final answer: it is older.
+    if (p.search < hintSearch || p.search === hintDone) return;
     hintSearch = p.search;
     hintLines = { ply: p.ply, lines: p.lines };
     drawHints();
@@ -284,7 +287,7 @@ async function hint() {
   try {
     const r = await api("hint", searchParams());
     if (!r || my !== gen || r.ply !== st.ply) return;
-    hintSearch = r.search;
+    hintSearch = hintDone = r.search;
     hintLines = { ply: r.ply, lines: r.lines };
     const s = r.state;
     st.evals = s.evals;
