@@ -50,6 +50,7 @@ func commands() map[string]command {
 		"dsolve":   {"solve --redis 127.0.0.1:6379: an .obf file solved by worker processes (distributed)", cmdDsolve},
 		"worker":   {"solve and search the tasks of solve/analyze/book extend --redis (a distributed search's searcher)", cmdWorker},
 		"train":    {"fit the evaluation weights to game files", cmdTrain},
+		"web":      {"serve a board in the browser: play, hints, game analysis (127.0.0.1:8080)", cmdWeb},
 		"treesim":  {"simulate parallel alpha-beta task orders on artificial trees (seed paper 000)", cmdTreesim},
 		"eval":     {"static evaluation of a position, or its error on game files", cmdEval},
 		"version":  {"print the engine version", cmdVersion},

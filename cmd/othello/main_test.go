@@ -78,7 +78,7 @@ func testFiles(t *testing.T) (wtb, txt, ggf, xot string) {
 		"bad.toml":  "[perft]\nmovez = 1\n", "perft.toml": "[perft]\nmoves = \"f5d6c3\"\n", "gtp.toml": "[gtp]\nname = \"Configured\"\ntt = 1\n",
 		"corrupt.book": "GOTHBOOK but not really a book",
 		"openings.txt": "f5d6c3\n", "games.ggf": oldGame + "\n",
-		"long.txt":     strings.Repeat("f5", 40000) + "\n",
+		"long.txt": strings.Repeat("f5", 40000) + "\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -18,8 +18,8 @@ type engineFlags struct {
 	level    *levelFlags
 }
 
-// addEngineFlags adds them to fs for the front end named ("nboard", "gtp", "console" or
-// "play"), whose name the help of -name and -book speaks of.
+// addEngineFlags adds them to fs for the front end named ("nboard", "gtp", "console", "play"
+// or "web"), whose name the help of -name and -book speaks of.
 func addEngineFlags(fs *flag.FlagSet, frontEnd string) *engineFlags {
 	f := &engineFlags{settings: protocol.EngineSettings{Version: Version}}
 	s := &f.settings
@@ -28,6 +28,7 @@ func addEngineFlags(fs *flag.FlagSet, frontEnd string) *engineFlags {
 	nameHelp := map[string]string{
 		"nboard": "engine name given to the GUI (one word)",
 		"gtp":    "engine name given to the controller (GTP \"name\")",
+		"web":    "engine name shown in the page",
 	}[frontEnd]
 	if nameHelp == "" {
 		nameHelp = "engine name shown on the console"
