@@ -455,9 +455,11 @@ func (c *console) noteFlag(black bool) {
 	if !c.opt.Clock.Set {
 		return
 	}
-	left, _, _ := c.game.TimeLeft(black)
-	if left < 0 && left+c.game.Moves[len(c.game.Moves)-1].Time >= 0 {
-		fmt.Fprintf(c.out, "%s's clock has run out (%s); the game goes on\n", colour(black), clockText(left))
+	left, inc, _ := c.game.TimeLeft(black)
+	// What was left when the move was made, before its increment; negative: overstepped, for
+	// the first time when the clock still had the move's time before it.
+	if over := left - inc; over < 0 && over+c.game.Moves[len(c.game.Moves)-1].Time >= 0 {
+		fmt.Fprintf(c.out, "%s's clock has run out (%s); the game goes on\n", colour(black), clockText(over))
 	}
 }
 
