@@ -51,8 +51,8 @@ type console struct {
 	// turnStart is when the side to move got the move: a person's time on the clock runs
 	// from it.
 	turnStart time.Time
-	book                     *bookPlayer
-	endNoted                 bool // the end of the input has been said to stop the searches
+	book      *bookPlayer
+	endNoted  bool // the end of the input has been said to stop the searches
 }
 
 // RunConsole runs the console on in and out until "quit", the end of the input or the end
@@ -455,9 +455,11 @@ func (c *console) noteFlag(black bool) {
 	if !c.opt.Clock.Set {
 		return
 	}
-	left, _, _ := c.game.TimeLeft(black)
-	if left < 0 && left+c.game.Moves[len(c.game.Moves)-1].Time >= 0 {
-		fmt.Fprintf(c.out, "%s's clock has run out (%s); the game goes on\n", colour(black), clockText(left))
+	left, inc, _ := c.game.TimeLeft(black)
+	// What was left when the move was made, before its increment; negative: overstepped, for
+	// the first time when the clock still had the move's time before it.
+	if over := left - inc; over < 0 && over+c.game.Moves[len(c.game.Moves)-1].Time >= 0 {
+		fmt.Fprintf(c.out, "%s's clock has run out (%s); the game goes on\n", colour(black), clockText(over))
 	}
 }
 
@@ -603,27 +605,6 @@ func (c *console) load(ctx context.Context, path string) {
 	fmt.Fprintf(c.out, "loaded %d moves\n", len(g.Moves))
 	c.show()
 	c.autoplay(ctx)
-}
-
-// CheckPosition refuses a position no game can reach by its centre: the four centre squares
-// are filled at the start and never emptied, so an empty board, or one with an empty centre
-// square, is a typing error rather than a position to search.
-func CheckPosition(b *board.Board) error {
-	var empty []string
-	for _, sq := range []board.Square{board.D4, board.E4, board.D5, board.E5} {
-		if (b.P|b.O)&sq.Bit() == 0 {
-			empty = append(empty, sq.String())
-		}
-	}
-	switch {
-	case len(empty) == 4:
-		return fmt.Errorf("the board has no disc in its centre (d4 e4 d5 e5): not a position of a game")
-	case len(empty) == 1:
-		return fmt.Errorf("centre square %s is empty: no game reaches such a position (the centre is filled from the start)", empty[0])
-	case len(empty) > 1:
-		return fmt.Errorf("centre squares %s are empty: no game reaches such a position (the centre is filled from the start)", strings.Join(empty, " "))
-	}
-	return nil
 }
 
 func (c *console) isEngine(b *board.Board) bool {

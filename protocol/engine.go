@@ -26,9 +26,9 @@ type EngineSettings struct {
 	TTMiB, Threads int
 	MoveTime       time.Duration
 	// Clock is the console's game clock (not Set: none; ParseGameClock).
-	Clock ggf.Clock
-	Eval                               string // the evaluation: eval.ByName
-	Name, Version                      string
+	Clock         ggf.Clock
+	Eval          string // the evaluation: eval.ByName
+	Name, Version string
 	// BookPath is the book (OpenBook's path; NoBook: "none"); Book its options, Learn true
 	// where NBoard's learn is offered (its depth and moves are then checked).
 	BookPath string

@@ -394,3 +394,32 @@ func TestWLDNeverOneDisc(t *testing.T) {
 		}
 	}
 }
+
+// A person's clock that runs out is said once, and the game goes on; the board shows both
+// clocks.
+func TestConsoleClockRunsOut(t *testing.T) {
+	o := testOptions(t)
+	o.Depth = 2
+	o.Clock = ggf.Clock{Main: 100 * time.Millisecond, Set: true}
+	var out bytes.Buffer
+	c := newConsole(&fakeEngine{}, o, &out)
+	c.show()
+	c.turnStart = time.Now().Add(-time.Second) // a second's thought on a clock of 0.1 s
+	if err := c.playHuman(board.F5, true); err != nil {
+		t.Fatal(err)
+	}
+	c.turnStart = time.Now().Add(-time.Second)
+	if err := c.playHuman(board.SquareAt(3, 5), true); err != nil { // white: its own clock runs out too
+		t.Fatal(err)
+	}
+	c.turnStart = time.Now().Add(-time.Second)
+	if err := c.playHuman(board.SquareAt(2, 2), true); err != nil { // black again: already said
+		t.Fatal(err)
+	}
+	c.show()
+	text := out.String()
+	if !strings.Contains(text, "clock: black 0:00, white 0:00\n") || strings.Count(text, "black's clock has run out (-0:01); the game goes on\n") != 1 ||
+		strings.Count(text, "white's clock has run out") != 1 || !strings.Contains(text, "clock: black -0:02, white -0:01\n") {
+		t.Errorf("console:\n%s", text)
+	}
+}

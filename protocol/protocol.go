@@ -394,3 +394,24 @@ func (q quietSearcher) Search(ctx context.Context, b board.Board, lim search.Lim
 
 // The real search is an Engine.
 var _ Engine = (*search.Engine)(nil)
+
+// CheckPosition refuses a position no game can reach by its centre: the four centre squares
+// are filled at the start and never emptied, so an empty board, or one with an empty centre
+// square, is a typing error rather than a position to search.
+func CheckPosition(b *board.Board) error {
+	var empty []string
+	for _, sq := range []board.Square{board.D4, board.E4, board.D5, board.E5} {
+		if (b.P|b.O)&sq.Bit() == 0 {
+			empty = append(empty, sq.String())
+		}
+	}
+	switch {
+	case len(empty) == 4:
+		return fmt.Errorf("the board has no disc in its centre (d4 e4 d5 e5): not a position of a game")
+	case len(empty) == 1:
+		return fmt.Errorf("centre square %s is empty: no game reaches such a position (the centre is filled from the start)", empty[0])
+	case len(empty) > 1:
+		return fmt.Errorf("centre squares %s are empty: no game reaches such a position (the centre is filled from the start)", strings.Join(empty, " "))
+	}
+	return nil
+}
