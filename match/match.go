@@ -4,7 +4,8 @@
 // and returns a Result: wins, draws and losses, the Elo difference with its 95% interval
 // (Stats), disc differences, thinking times and clock margins; it can write the games as GGF.
 // Openings come from a transcript file (train.ReadOpenings) or are drawn at random
-// (RandomOpenings). A player that runs out of time or plays an illegal move forfeits the game
+// (RandomOpenings); GenerateOpenings makes balanced sets of them with the engine's own search
+// (XOT's idea: random lines whose searched value is near even). A player that runs out of time or plays an illegal move forfeits the game
 // by 64 discs. A game that ends by a player's error (an external engine that exits or stops
 // answering) is no result: it is listed apart and left out of the score, and the engine is
 // restarted for the next game, at most MaxRestarts times a side.
