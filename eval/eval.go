@@ -139,8 +139,8 @@ func (e *Evaluator) Eval(b *board.Board) int {
 	s := patterns.Sum(&e.w[st], b) + int(e.bias[empties])
 	if e.mobility {
 		m := &e.mob[st]
-		s += int(m[MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))]) +
-			int(m[MobilitySlots+MobilityIndex(board.Count(board.LegalMoves(b.O, b.P)))])
+		pm, om := board.LegalMovesBoth(b.P, b.O)
+		s += int(m[MobilityIndex(board.Count(pm))]) + int(m[MobilitySlots+MobilityIndex(board.Count(om))])
 		if e.potMobility {
 			pp, po := PotMobility(b)
 			q := &e.pot[st]
