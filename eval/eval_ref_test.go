@@ -13,7 +13,7 @@ import (
 func (e *Evaluator) evalOld(b *board.Board) int {
 	empties := board.Count(^(b.P | b.O))
 	st := Stage(empties)
-	s := evalref.Sum(&e.w[st], b) + int(e.bias[empties])
+	s := evalref.Sum(&e.w[st].W, b) + int(e.bias[empties])
 	if e.mobility {
 		m := &e.mob[st]
 		s += int(m[MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))]) +

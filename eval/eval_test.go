@@ -248,7 +248,7 @@ func BenchmarkEvalViaIndices(b *testing.B) {
 		p := &pos[i%len(pos)]
 		var idx [patterns.NumInstances]uint32
 		patterns.Indices(p, &idx)
-		w := &e.w[Stage(p.NumEmpties())]
+		w := &e.w[Stage(p.NumEmpties())].W
 		for _, x := range idx {
 			sum += int(w[x])
 		}
