@@ -117,12 +117,12 @@ func (b *Board) Unmake(u Undo) {
 	b.apply(u.Move, u.Flips, -1)
 }
 
-// apply adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq and
-// flipping f. For black, placing is empty(1) -> black(2), +3^pos, and flipping white(0) ->
+// applyGo adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq
+// and flipping f. For black, placing is empty(1) -> black(2), +3^pos, and flipping white(0) ->
 // black(2), +2*3^pos; white's changes are the negatives. Every square has four line slots;
 // the slots of lines a square is not on (short diagonals) add 0 to line 0, so the loop body is
 // straight-line code.
-func (b *Board) apply(sq Square, f uint64, sign int) {
+func (b *Board) applyGo(sq Square, f uint64, sign int) {
 	if !b.BlackToMove {
 		sign = -sign
 	}

@@ -1,6 +1,9 @@
 package board
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // The extra indices extend the line indices to the evaluation's pattern instances that are no
 // single line: the edge with its two X-squares (4) and the 2x5 (8) and 3x3 (4) corner blocks,
@@ -42,10 +45,15 @@ const maxExtPerSquare = 5
 // with weight-0 slots.
 var extDeltas [64][maxExtPerSquare]lineDelta
 
+// lineDeltaVec[s][i] is the weight of square s in word i of the line and extra indices (lines
+// 0..37, then the extra indices), 64 words to a square for the vector make/undo.
+var lineDeltaVec [64][64]uint16
+
 // extMask is the squares on some extra index: make/undo skip the others' slots.
 var extMask uint64
 
-func init() {
+// initExt runs after the line tables are built (from the lines' init).
+func initExt() {
 	var count [64]int
 	pow3 := [10]int{1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683}
 	for i, names := range extSquareNames {
@@ -63,6 +71,18 @@ func init() {
 			count[sq]++
 			extMask |= sq.Bit()
 		}
+	}
+	for sq := range 64 {
+		for _, d := range squareDeltas[sq] {
+			lineDeltaVec[sq][d.line] += d.w
+		}
+		for _, d := range extDeltas[sq] {
+			lineDeltaVec[sq][NumLines+int(d.line)] += d.w
+		}
+	}
+	var b Board
+	if unsafe.Offsetof(b.Ext) != unsafe.Offsetof(b.Lines)+2*NumLines {
+		panic("board: the extra indices do not follow the line indices")
 	}
 	for x := range 243 {
 		d, r := x, 0
