@@ -136,3 +136,13 @@ func benchLines(b *testing.B, lines func(black, white uint64) [NumLines]uint16) 
 // and sorting searches build a Board from two bitboards at each node that uses them.
 func BenchmarkLinesFromBits(b *testing.B)    { benchLines(b, LinesFromBits) }
 func BenchmarkLinesFromSquares(b *testing.B) { benchLines(b, linesFromSquares) }
+
+// BenchmarkFromColors is LinesFromBits plus the extra indices (ExtFromLines): what building a
+// Board from two bitboards costs the solver's nodes that evaluate.
+func BenchmarkFromColors(b *testing.B) {
+	benchLines(b, func(black, white uint64) [NumLines]uint16 {
+		x := FromColors(black, white, true)
+		x.Lines[0] += x.Ext[0]
+		return x.Lines
+	})
+}

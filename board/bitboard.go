@@ -179,3 +179,6 @@ func Neighbours(x uint64) uint64 {
 	row := x | (x<<1)&notFileA | (x>>1)&notFileH
 	return row<<8 | row>>8 | (x<<1)&notFileA | (x>>1)&notFileH
 }
+
+// legalMovesBothGo is the twin of the vector LegalMovesBoth.
+func legalMovesBothGo(p, o uint64) (pm, om uint64) { return legalMovesGo(p, o), legalMovesGo(o, p) }

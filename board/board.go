@@ -13,11 +13,14 @@ import "math/bits"
 
 // Board is a position with the side to move. P holds the discs of the side to move and O those
 // of the opponent; BlackToMove tells which colour P is. Lines holds the 38 line indices in
-// absolute colours (black = 2, empty = 1, white = 0).
+// absolute colours (black = 2, empty = 1, white = 0), Ext the 16 extra indices (ext.go) in
+// the same code; Ext follows Lines in memory, so that the evaluation's vector code loads
+// both at once.
 type Board struct {
 	P, O        uint64
 	BlackToMove bool
 	Lines       [NumLines]uint16
+	Ext         [NumExt]uint16
 }
 
 // Undo is what Make returns and Unmake takes back: the move and the discs it flipped.
@@ -33,9 +36,10 @@ func Start() Board {
 }
 
 // FromColors builds a board from black and white discs and the side to move, computing the
-// line indices from scratch. Overlapping discs are the caller's error (parsers reject them).
+// line and extra indices from scratch. Overlapping discs are the caller's error (parsers reject them).
 func FromColors(black, white uint64, blackToMove bool) Board {
 	b := Board{BlackToMove: blackToMove, Lines: LinesFromBits(black, white)}
+	b.Ext = ExtFromLines(&b.Lines, black, white)
 	if blackToMove {
 		b.P, b.O = black, white
 	} else {
@@ -113,12 +117,12 @@ func (b *Board) Unmake(u Undo) {
 	b.apply(u.Move, u.Flips, -1)
 }
 
-// apply adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq and
-// flipping f. For black, placing is empty(1) -> black(2), +3^pos, and flipping white(0) ->
+// applyGo adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq
+// and flipping f. For black, placing is empty(1) -> black(2), +3^pos, and flipping white(0) ->
 // black(2), +2*3^pos; white's changes are the negatives. Every square has four line slots;
 // the slots of lines a square is not on (short diagonals) add 0 to line 0, so the loop body is
 // straight-line code.
-func (b *Board) apply(sq Square, f uint64, sign int) {
+func (b *Board) applyGo(sq Square, f uint64, sign int) {
 	if !b.BlackToMove {
 		sign = -sign
 	}
@@ -129,7 +133,15 @@ func (b *Board) apply(sq Square, f uint64, sign int) {
 	l[w[1].line] += d * w[1].w
 	l[w[2].line] += d * w[2].w
 	l[w[3].line] += d * w[3].w
+	e := &b.Ext
+	x := &extDeltas[sq&63]
+	e[x[0].line&15] += d * x[0].w
+	e[x[1].line&15] += d * x[1].w
+	e[x[2].line&15] += d * x[2].w
+	e[x[3].line&15] += d * x[3].w
+	e[x[4].line&15] += d * x[4].w
 	d2 := 2 * d
+	fe := f & extMask
 	for f != 0 {
 		w := &squareDeltas[bits.TrailingZeros64(f)]
 		f &= f - 1
@@ -137,6 +149,15 @@ func (b *Board) apply(sq Square, f uint64, sign int) {
 		l[w[1].line] += d2 * w[1].w
 		l[w[2].line] += d2 * w[2].w
 		l[w[3].line] += d2 * w[3].w
+	}
+	for fe != 0 {
+		x := &extDeltas[bits.TrailingZeros64(fe)]
+		fe &= fe - 1
+		e[x[0].line&15] += d2 * x[0].w
+		e[x[1].line&15] += d2 * x[1].w
+		e[x[2].line&15] += d2 * x[2].w
+		e[x[3].line&15] += d2 * x[3].w
+		e[x[4].line&15] += d2 * x[4].w
 	}
 }
 
@@ -184,8 +205,30 @@ func (b *Board) BlackScore() int {
 	return d
 }
 
-// Consistent reports whether the line indices equal those recomputed from the bitboards and
-// the bitboards do not overlap. Tests use it after every move.
+// Consistent reports whether the line and extra indices equal those recomputed from the
+// bitboards and the bitboards do not overlap. Tests use it after every move.
 func (b *Board) Consistent() bool {
-	return b.P&b.O == 0 && b.Lines == LinesFromBits(b.Black(), b.White())
+	return b.P&b.O == 0 && b.Lines == LinesFromBits(b.Black(), b.White()) &&
+		b.Ext == extFromSquares(b.Black(), b.White())
+}
+
+// extFromSquares computes the extra indices square by square, the twin of ExtFromLines and of
+// the indices kept by make/undo.
+func extFromSquares(black, white uint64) [NumExt]uint16 {
+	var ext [NumExt]uint16
+	for i, sqs := range extSquares {
+		x, w := 0, 1
+		for _, sq := range sqs {
+			c := CodeEmpty
+			if black&sq.Bit() != 0 {
+				c = CodeBlack
+			} else if white&sq.Bit() != 0 {
+				c = CodeWhite
+			}
+			x += c * w
+			w *= 3
+		}
+		ext[i] = uint16(x)
+	}
+	return ext
 }

@@ -359,6 +359,10 @@ func TestLinesFromBits(t *testing.T) {
 		if got, want := LinesFromBits(black, white), linesFromSquares(black, white); got != want {
 			t.Fatalf("black %#x white %#x: LinesFromBits %v, want %v", black, white, got, want)
 		}
+		lines := linesFromSquares(black, white)
+		if got, want := ExtFromLines(&lines, black, white), extFromSquares(black, white); got != want {
+			t.Fatalf("black %#x white %#x: ExtFromLines %v, want %v", black, white, got, want)
+		}
 	}
 }
 
@@ -382,4 +386,15 @@ func linesFromSquares(black, white uint64) [NumLines]uint16 {
 		lines[l] = uint16(idx)
 	}
 	return lines
+}
+
+// LegalMovesBoth must give both sides' LegalMoves, on every architecture (with GODEBUG
+// cpu.avx2=off, through the Go twin).
+func TestLegalMovesBoth(t *testing.T) {
+	randomBoards(rand.New(rand.NewPCG(7, 8)), 20000, func(p, o uint64) {
+		t.Helper()
+		if gp, gO := LegalMovesBoth(p, o); gp != LegalMoves(p, o) || gO != LegalMoves(o, p) {
+			t.Fatalf("p %016x o %016x: LegalMovesBoth %016x %016x, LegalMoves %016x %016x", p, o, gp, gO, LegalMoves(p, o), LegalMoves(o, p))
+		}
+	})
 }

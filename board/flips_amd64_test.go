@@ -1,6 +1,7 @@
 package board
 
 import (
+	"math/rand/v2"
 	"testing"
 )
 
@@ -55,5 +56,11 @@ func TestDispatchFallback(t *testing.T) {
 		if s := Start(); Perft(s.P, s.O, 8) != 390216 {
 			t.Fatalf("AVX2 %v, AVX-512 %v: perft 8 is not 390216", c.avx2, c.avx512)
 		}
+		randomBoards(rand.New(rand.NewPCG(11, 12)), 2000, func(p, o uint64) {
+			t.Helper()
+			if gp, gO := LegalMovesBoth(p, o); gp != legalMovesGo(p, o) || gO != legalMovesGo(o, p) {
+				t.Fatalf("AVX2 %v: p %016x o %016x: LegalMovesBoth %016x %016x", c.avx2, p, o, gp, gO)
+			}
+		})
 	}
 }

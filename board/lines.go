@@ -157,6 +157,7 @@ func init() {
 			}
 		}
 	}
+	initExt()
 }
 
 // LineSquares returns the squares of line l in position order (NoSquare past the end).

@@ -52,3 +52,14 @@ func LegalMoves(p, o uint64) uint64 { return legalMovesBest(p, o) }
 //
 //go:noescape
 func legalMovesBest(p, o uint64) uint64
+
+//go:noescape
+func legalMovesBothAVX2(p, o uint64) (pm, om uint64)
+
+// LegalMovesBoth returns the moves of both sides, LegalMoves(p, o) and LegalMoves(o, p), in
+// one call: the evaluation's mobility features need both, and the vector fill runs the two
+// interleaved.
+func LegalMovesBoth(p, o uint64) (pm, om uint64) { return legalMovesBothBest(p, o) }
+
+//go:noescape
+func legalMovesBothBest(p, o uint64) (pm, om uint64)

@@ -105,3 +105,101 @@ TEXT ·legalMovesBest(SB), NOSPLIT, $0-24
 	JMP ·legalMovesAVX2(SB)
 noavx2:
 	JMP ·legalMovesGo(SB)
+
+// func legalMovesBothAVX2(p, o uint64) (pm, om uint64): the fill of legalMovesAVX2 for both
+// sides at once, the second side's instructions interleaved with the first's (Y10-Y15), so
+// that the two chains of dependent shifts overlap.
+TEXT ·legalMovesBothAVX2(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), AX
+	MOVQ o+8(FP), BX
+	VMOVQ AX, X0
+	VPBROADCASTQ X0, Y0          // p in every lane
+	VMOVQ BX, X1
+	VPBROADCASTQ X1, Y1          // o in every lane
+	VMOVDQU moveShifts<>(SB), Y2 // s
+	VPADDQ Y2, Y2, Y3            // 2s
+	VPAND moveMasks<>(SB), Y1, Y4 // m: the opponent discs a run of p may cross
+	VPAND moveMasks<>(SB), Y0, Y10 // the same for o's runs
+
+	VPSLLVQ Y2, Y0, Y5
+	VPSLLVQ Y2, Y1, Y11
+	VPAND Y4, Y5, Y5
+	VPAND Y10, Y11, Y11
+	VPSRLVQ Y2, Y0, Y6
+	VPSRLVQ Y2, Y1, Y12
+	VPAND Y4, Y6, Y6
+	VPAND Y10, Y12, Y12
+	VPSLLVQ Y2, Y5, Y7
+	VPSLLVQ Y2, Y11, Y13
+	VPAND Y4, Y7, Y7
+	VPAND Y10, Y13, Y13
+	VPOR Y7, Y5, Y5
+	VPOR Y13, Y11, Y11
+	VPSRLVQ Y2, Y6, Y7
+	VPSRLVQ Y2, Y12, Y13
+	VPAND Y4, Y7, Y7
+	VPAND Y10, Y13, Y13
+	VPOR Y7, Y6, Y6
+	VPOR Y13, Y12, Y12
+	VPSLLVQ Y2, Y4, Y8
+	VPSLLVQ Y2, Y10, Y14
+	VPAND Y4, Y8, Y8
+	VPAND Y10, Y14, Y14
+	VPSRLVQ Y2, Y8, Y9
+	VPSRLVQ Y2, Y14, Y15
+	VPSLLVQ Y3, Y5, Y7
+	VPSLLVQ Y3, Y11, Y13
+	VPAND Y8, Y7, Y7
+	VPAND Y14, Y13, Y13
+	VPOR Y7, Y5, Y5
+	VPOR Y13, Y11, Y11
+	VPSRLVQ Y3, Y6, Y7
+	VPSRLVQ Y3, Y12, Y13
+	VPAND Y9, Y7, Y7
+	VPAND Y15, Y13, Y13
+	VPOR Y7, Y6, Y6
+	VPOR Y13, Y12, Y12
+	VPSLLVQ Y3, Y5, Y7
+	VPSLLVQ Y3, Y11, Y13
+	VPAND Y8, Y7, Y7
+	VPAND Y14, Y13, Y13
+	VPOR Y7, Y5, Y5
+	VPOR Y13, Y11, Y11
+	VPSRLVQ Y3, Y6, Y7
+	VPSRLVQ Y3, Y12, Y13
+	VPAND Y9, Y7, Y7
+	VPAND Y15, Y13, Y13
+	VPOR Y7, Y6, Y6
+	VPOR Y13, Y12, Y12
+	VPSLLVQ Y2, Y5, Y5
+	VPSLLVQ Y2, Y11, Y11
+	VPSRLVQ Y2, Y6, Y6
+	VPSRLVQ Y2, Y12, Y12
+	VPOR Y6, Y5, Y5              // p's moves of each lane
+	VPOR Y12, Y11, Y11           // o's
+
+	VEXTRACTI128 $1, Y5, X6
+	VEXTRACTI128 $1, Y11, X12
+	VPOR X6, X5, X5
+	VPOR X12, X11, X11
+	VPUNPCKLQDQ X11, X5, X6      // low lanes: p's, o's
+	VPUNPCKHQDQ X11, X5, X7      // high lanes
+	VPOR X7, X6, X6
+	VMOVQ X6, CX
+	VPEXTRQ $1, X6, DX
+	VZEROUPPER
+	ORQ BX, AX
+	ANDNQ CX, AX, CX             // moves &^ (p | o)
+	ANDNQ DX, AX, DX
+	MOVQ CX, pm+16(FP)
+	MOVQ DX, om+24(FP)
+	RET
+
+// func legalMovesBothBest(p, o uint64) (pm, om uint64): legalMovesBothAVX2 or
+// legalMovesBothGo, like legalMovesBest.
+TEXT ·legalMovesBothBest(SB), NOSPLIT, $0-32
+	CMPB ·hasAVX2(SB), $0
+	JEQ noavx2
+	JMP ·legalMovesBothAVX2(SB)
+noavx2:
+	JMP ·legalMovesBothGo(SB)

@@ -46,7 +46,7 @@ func Stage(empties int) int {
 // Evaluator holds the expanded weight tables. It is read-only once built and may be shared by
 // any number of goroutines.
 type Evaluator struct {
-	w        [NumStages][patterns.TableSize]int16
+	w        [NumStages]patterns.Table
 	sections []weights.Section
 	// Optional mobility features (weight files with a MobilitySection): per stage, a weight
 	// for each count of the side to move's legal moves (counts from MobilitySlots-1 on share
@@ -136,11 +136,11 @@ func (e *Evaluator) Section(tag string) ([]byte, bool) {
 func (e *Evaluator) Eval(b *board.Board) int {
 	empties := board.Count(^(b.P | b.O))
 	st := Stage(empties)
-	s := patterns.Sum(&e.w[st], b) + int(e.bias[empties])
+	s := e.w[st].Sum(b) + int(e.bias[empties])
 	if e.mobility {
 		m := &e.mob[st]
-		s += int(m[MobilityIndex(board.Count(board.LegalMoves(b.P, b.O)))]) +
-			int(m[MobilitySlots+MobilityIndex(board.Count(board.LegalMoves(b.O, b.P)))])
+		pm, om := board.LegalMovesBoth(b.P, b.O)
+		s += int(m[MobilityIndex(board.Count(pm))]) + int(m[MobilitySlots+MobilityIndex(board.Count(om))])
 		if e.potMobility {
 			pp, po := PotMobility(b)
 			q := &e.pot[st]
@@ -203,7 +203,7 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 				src[i] = int16(v)
 			}
 		}
-		patterns.Unpack(e.w[s][:], src)
+		patterns.Unpack(e.w[s].W[:], src)
 	}
 	if raw, ok := f.Section(MobilitySection); ok {
 		e.mobility = true

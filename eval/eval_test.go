@@ -248,7 +248,7 @@ func BenchmarkEvalViaIndices(b *testing.B) {
 		p := &pos[i%len(pos)]
 		var idx [patterns.NumInstances]uint32
 		patterns.Indices(p, &idx)
-		w := &e.w[Stage(p.NumEmpties())]
+		w := &e.w[Stage(p.NumEmpties())].W
 		for _, x := range idx {
 			sum += int(w[x])
 		}
@@ -487,7 +487,11 @@ func BenchmarkEvalMobility(b *testing.B) { benchEvalSections(b, false) }
 
 // benchEvalSections times Eval on random pattern weights with filler mobility weights, and
 // potential mobility weights as well when pot is set.
-func benchEvalSections(b *testing.B, pot bool) {
+func benchEvalSections(b *testing.B, pot bool) { benchEval(b, sectionsEvaluator(b, pot)) }
+
+// sectionsEvaluator is an evaluator of random pattern weights with filler mobility weights,
+// and potential mobility weights as well when pot is set.
+func sectionsEvaluator(b testing.TB, pot bool) *Evaluator {
 	f := randomFile(b, 1)
 	filler := func(n, mod int) []byte {
 		x := make([]byte, n)
@@ -508,7 +512,7 @@ func benchEvalSections(b *testing.B, pot bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchEval(b, e)
+	return e
 }
 
 // TestEmptiesBias: the correction of EmptiesBiasSection is added by number of empties, goes

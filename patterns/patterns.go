@@ -117,6 +117,7 @@ func init() {
 	initInstances()
 	initLineTables()
 	initCanonical()
+	initVector()
 }
 
 // initInstances lists the instances in the order of Indices, each as the squares of the line

@@ -188,3 +188,13 @@ func benchSum(b *testing.B, sum func(*[TableSize]int16, *board.Board) int) {
 
 func BenchmarkSum(b *testing.B)    { benchSum(b, Sum) }
 func BenchmarkSumXor(b *testing.B) { benchSum(b, sumXor) }
+
+// The board's extra indices must be instances 30-45 in their digit order: Indices and Sum read
+// them as such.
+func TestExtraIndicesAreInstances(t *testing.T) {
+	for i := 0; i < board.NumExt; i++ {
+		if got, want := board.ExtSquares(i), InstanceSquares[30+i]; !slices.Equal(got, want) {
+			t.Errorf("extra index %d: squares %v, instance %d has %v", i, got, 30+i, want)
+		}
+	}
+}

@@ -23,19 +23,19 @@ const (
 // Diagonal padding offsets (see Indices).
 const off4, off5, off6, off7 = (6561 - 81) / 2, (6561 - 243) / 2, (6561 - 729) / 2, (6561 - 2187) / 2
 
-// Sum adds up the instance weights of b in table w, computing each index from the line
-// indices as Indices does and summing at once. The tables are in absolute colours (black =
+// Sum adds up the instance weights of b in table w, reading each index off the board's line
+// and extra indices as Indices does and summing at once. The tables are in absolute colours (black =
 // 2); for white to move every index x is replaced by its colour-exchanged twin
 // 2*offset+size-1-x. The two colours have their own copy of the code so that neither pays
 // for the other's index arithmetic.
 func Sum(w *[TableSize]int16, b *board.Board) int {
 	if b.BlackToMove {
-		return sumBlack(w, &b.Lines, b.P, b.O)
+		return sumBlack(w, &b.Lines, &b.Ext)
 	}
-	return sumWhite(w, &b.Lines, b.O, b.P)
+	return sumWhite(w, &b.Lines, &b.Ext)
 }
 
-func sumBlack(w *[TableSize]int16, L *[board.NumLines]uint16, black, white uint64) int {
+func sumBlack(w *[TableSize]int16, L *[board.NumLines]uint16, E *[board.NumExt]uint16) int {
 	at := func(x, k uint32) int { return int(w[x]) }
 	const (
 		kHV2 = 2*oHV2 + 6560
@@ -65,26 +65,22 @@ func sumBlack(w *[TableSize]int16, L *[board.NumLines]uint16, black, white uint6
 	s += at(oD7-off7+uint32(L[d0+1]), kD7) + at(oD7-off7+uint32(L[d0-1]), kD7) + at(oD7-off7+uint32(L[a0-1]), kD7) + at(oD7-off7+uint32(L[a0+1]), kD7)
 	s += at(oD8+uint32(L[d0]), kD8) + at(oD8+uint32(L[a0]), kD8)
 
-	b2 := uint32(1 + black>>9&1 - white>>9&1)
-	g2 := uint32(1 + black>>14&1 - white>>14&1)
-	b7 := uint32(1 + black>>49&1 - white>>49&1)
-	g7 := uint32(1 + black>>54&1 - white>>54&1)
-	s += at(oE+uint32(L[r0])+6561*b2+19683*g2, kE) + at(oE+uint32(L[r7])+6561*b7+19683*g7, kE)
-	s += at(oE+uint32(L[c0])+6561*b2+19683*b7, kE) + at(oE+uint32(L[c7])+6561*g2+19683*g7, kE)
+	s += at(oE+uint32(E[0]), kE) + at(oE+uint32(E[1]), kE)
+	s += at(oE+uint32(E[2]), kE) + at(oE+uint32(E[3]), kE)
 
-	s += at(oC25+uint32(lo5[L[r0]])+243*uint32(lo5[L[r1]]), kC25) + at(oC25+uint32(lo5[L[c0]])+243*uint32(lo5[L[c1]]), kC25)
-	s += at(oC25+uint32(hi5r[L[r0]])+243*uint32(hi5r[L[r1]]), kC25) + at(oC25+uint32(lo5[L[c7]])+243*uint32(lo5[L[c6]]), kC25)
-	s += at(oC25+uint32(lo5[L[r7]])+243*uint32(lo5[L[r6]]), kC25) + at(oC25+uint32(hi5r[L[c0]])+243*uint32(hi5r[L[c1]]), kC25)
-	s += at(oC25+uint32(hi5r[L[r7]])+243*uint32(hi5r[L[r6]]), kC25) + at(oC25+uint32(hi5r[L[c7]])+243*uint32(hi5r[L[c6]]), kC25)
+	s += at(oC25+uint32(E[4]), kC25) + at(oC25+uint32(E[5]), kC25)
+	s += at(oC25+uint32(E[6]), kC25) + at(oC25+uint32(E[7]), kC25)
+	s += at(oC25+uint32(E[8]), kC25) + at(oC25+uint32(E[9]), kC25)
+	s += at(oC25+uint32(E[10]), kC25) + at(oC25+uint32(E[11]), kC25)
 
-	s += at(oC33+uint32(lo3[L[r0]])+27*uint32(lo3[L[r1]])+729*uint32(lo3[L[r2]]), kC33)
-	s += at(oC33+uint32(hi3r[L[r0]])+27*uint32(hi3r[L[r1]])+729*uint32(hi3r[L[r2]]), kC33)
-	s += at(oC33+uint32(lo3[L[r7]])+27*uint32(lo3[L[r6]])+729*uint32(lo3[L[r5]]), kC33)
-	s += at(oC33+uint32(hi3r[L[r7]])+27*uint32(hi3r[L[r6]])+729*uint32(hi3r[L[r5]]), kC33)
+	s += at(oC33+uint32(E[12]), kC33)
+	s += at(oC33+uint32(E[13]), kC33)
+	s += at(oC33+uint32(E[14]), kC33)
+	s += at(oC33+uint32(E[15]), kC33)
 	return s
 }
 
-func sumWhite(w *[TableSize]int16, L *[board.NumLines]uint16, black, white uint64) int {
+func sumWhite(w *[TableSize]int16, L *[board.NumLines]uint16, E *[board.NumExt]uint16) int {
 	at := func(x, k uint32) int { return int(w[k-x]) }
 	const (
 		kHV2 = 2*oHV2 + 6560
@@ -114,21 +110,17 @@ func sumWhite(w *[TableSize]int16, L *[board.NumLines]uint16, black, white uint6
 	s += at(oD7-off7+uint32(L[d0+1]), kD7) + at(oD7-off7+uint32(L[d0-1]), kD7) + at(oD7-off7+uint32(L[a0-1]), kD7) + at(oD7-off7+uint32(L[a0+1]), kD7)
 	s += at(oD8+uint32(L[d0]), kD8) + at(oD8+uint32(L[a0]), kD8)
 
-	b2 := uint32(1 + black>>9&1 - white>>9&1)
-	g2 := uint32(1 + black>>14&1 - white>>14&1)
-	b7 := uint32(1 + black>>49&1 - white>>49&1)
-	g7 := uint32(1 + black>>54&1 - white>>54&1)
-	s += at(oE+uint32(L[r0])+6561*b2+19683*g2, kE) + at(oE+uint32(L[r7])+6561*b7+19683*g7, kE)
-	s += at(oE+uint32(L[c0])+6561*b2+19683*b7, kE) + at(oE+uint32(L[c7])+6561*g2+19683*g7, kE)
+	s += at(oE+uint32(E[0]), kE) + at(oE+uint32(E[1]), kE)
+	s += at(oE+uint32(E[2]), kE) + at(oE+uint32(E[3]), kE)
 
-	s += at(oC25+uint32(lo5[L[r0]])+243*uint32(lo5[L[r1]]), kC25) + at(oC25+uint32(lo5[L[c0]])+243*uint32(lo5[L[c1]]), kC25)
-	s += at(oC25+uint32(hi5r[L[r0]])+243*uint32(hi5r[L[r1]]), kC25) + at(oC25+uint32(lo5[L[c7]])+243*uint32(lo5[L[c6]]), kC25)
-	s += at(oC25+uint32(lo5[L[r7]])+243*uint32(lo5[L[r6]]), kC25) + at(oC25+uint32(hi5r[L[c0]])+243*uint32(hi5r[L[c1]]), kC25)
-	s += at(oC25+uint32(hi5r[L[r7]])+243*uint32(hi5r[L[r6]]), kC25) + at(oC25+uint32(hi5r[L[c7]])+243*uint32(hi5r[L[c6]]), kC25)
+	s += at(oC25+uint32(E[4]), kC25) + at(oC25+uint32(E[5]), kC25)
+	s += at(oC25+uint32(E[6]), kC25) + at(oC25+uint32(E[7]), kC25)
+	s += at(oC25+uint32(E[8]), kC25) + at(oC25+uint32(E[9]), kC25)
+	s += at(oC25+uint32(E[10]), kC25) + at(oC25+uint32(E[11]), kC25)
 
-	s += at(oC33+uint32(lo3[L[r0]])+27*uint32(lo3[L[r1]])+729*uint32(lo3[L[r2]]), kC33)
-	s += at(oC33+uint32(hi3r[L[r0]])+27*uint32(hi3r[L[r1]])+729*uint32(hi3r[L[r2]]), kC33)
-	s += at(oC33+uint32(lo3[L[r7]])+27*uint32(lo3[L[r6]])+729*uint32(lo3[L[r5]]), kC33)
-	s += at(oC33+uint32(hi3r[L[r7]])+27*uint32(hi3r[L[r6]])+729*uint32(hi3r[L[r5]]), kC33)
+	s += at(oC33+uint32(E[12]), kC33)
+	s += at(oC33+uint32(E[13]), kC33)
+	s += at(oC33+uint32(E[14]), kC33)
+	s += at(oC33+uint32(E[15]), kC33)
 	return s
 }

@@ -2,16 +2,14 @@ package patterns
 
 import "github.com/othellogo/othello/board"
 
-// sumXor is the earlier one-body version of Sum, kept as the benchmark baseline: it adds up the instance weights of b in table w, computing each index from the line
-// indices as Indices does and summing at once. For white to move every index x
+// sumXor is the earlier one-body version of Sum, kept as the benchmark baseline: it adds up the instance weights of b in table w, reading each index off the line
+// and extra indices as Indices does and summing at once. For white to move every index x
 // (absolute colours) is replaced by its colour-exchanged twin 2*offset+size-1-x, written
 // without a branch as (x ^ m) + (k & m) + (m & 1) with m all ones and k = 2*offset+size-1.
 func sumXor(w *[TableSize]int16, b *board.Board) int {
-	L := &b.Lines
-	black, white := b.P, b.O
+	L, E := &b.Lines, &b.Ext
 	var m uint32
 	if !b.BlackToMove {
-		black, white = white, black
 		m = ^uint32(0)
 	}
 	one := m & 1
@@ -44,21 +42,17 @@ func sumXor(w *[TableSize]int16, b *board.Board) int {
 	s += at(oD7-off7+uint32(L[d0+1]), kD7) + at(oD7-off7+uint32(L[d0-1]), kD7) + at(oD7-off7+uint32(L[a0-1]), kD7) + at(oD7-off7+uint32(L[a0+1]), kD7)
 	s += at(oD8+uint32(L[d0]), kD8) + at(oD8+uint32(L[a0]), kD8)
 
-	b2 := uint32(1 + black>>9&1 - white>>9&1)
-	g2 := uint32(1 + black>>14&1 - white>>14&1)
-	b7 := uint32(1 + black>>49&1 - white>>49&1)
-	g7 := uint32(1 + black>>54&1 - white>>54&1)
-	s += at(oE+uint32(L[r0])+6561*b2+19683*g2, kE) + at(oE+uint32(L[r7])+6561*b7+19683*g7, kE)
-	s += at(oE+uint32(L[c0])+6561*b2+19683*b7, kE) + at(oE+uint32(L[c7])+6561*g2+19683*g7, kE)
+	s += at(oE+uint32(E[0]), kE) + at(oE+uint32(E[1]), kE)
+	s += at(oE+uint32(E[2]), kE) + at(oE+uint32(E[3]), kE)
 
-	s += at(oC25+uint32(lo5[L[r0]])+243*uint32(lo5[L[r1]]), kC25) + at(oC25+uint32(lo5[L[c0]])+243*uint32(lo5[L[c1]]), kC25)
-	s += at(oC25+uint32(hi5r[L[r0]])+243*uint32(hi5r[L[r1]]), kC25) + at(oC25+uint32(lo5[L[c7]])+243*uint32(lo5[L[c6]]), kC25)
-	s += at(oC25+uint32(lo5[L[r7]])+243*uint32(lo5[L[r6]]), kC25) + at(oC25+uint32(hi5r[L[c0]])+243*uint32(hi5r[L[c1]]), kC25)
-	s += at(oC25+uint32(hi5r[L[r7]])+243*uint32(hi5r[L[r6]]), kC25) + at(oC25+uint32(hi5r[L[c7]])+243*uint32(hi5r[L[c6]]), kC25)
+	s += at(oC25+uint32(E[4]), kC25) + at(oC25+uint32(E[5]), kC25)
+	s += at(oC25+uint32(E[6]), kC25) + at(oC25+uint32(E[7]), kC25)
+	s += at(oC25+uint32(E[8]), kC25) + at(oC25+uint32(E[9]), kC25)
+	s += at(oC25+uint32(E[10]), kC25) + at(oC25+uint32(E[11]), kC25)
 
-	s += at(oC33+uint32(lo3[L[r0]])+27*uint32(lo3[L[r1]])+729*uint32(lo3[L[r2]]), kC33)
-	s += at(oC33+uint32(hi3r[L[r0]])+27*uint32(hi3r[L[r1]])+729*uint32(hi3r[L[r2]]), kC33)
-	s += at(oC33+uint32(lo3[L[r7]])+27*uint32(lo3[L[r6]])+729*uint32(lo3[L[r5]]), kC33)
-	s += at(oC33+uint32(hi3r[L[r7]])+27*uint32(hi3r[L[r6]])+729*uint32(hi3r[L[r5]]), kC33)
+	s += at(oC33+uint32(E[12]), kC33)
+	s += at(oC33+uint32(E[13]), kC33)
+	s += at(oC33+uint32(E[14]), kC33)
+	s += at(oC33+uint32(E[15]), kC33)
 	return s
 }

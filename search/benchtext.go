@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/patterns"
 )
 
 // The text of the bench command: a line per position searched, a line per variant run, and
@@ -67,7 +68,7 @@ func (b Bench) Run() {
 	if base.Threads > 1 {
 		threads = fmt.Sprintf("%d threads (%v)", base.Threads, base.Parallel)
 	}
-	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration())
+	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation, %s pattern sum\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration(), patterns.SumKind())
 	var refs [][]MoveScore
 	if b.Loss {
 		start := time.Now()

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package board
+
+// apply adds (sign 1) or removes (sign -1) the index changes of the side to move placing sq
+// and flipping f (see applyGo).
+func (b *Board) apply(sq Square, f uint64, sign int) { b.applyGo(sq, f, sign) }
