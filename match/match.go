@@ -298,6 +298,9 @@ func (r *Result) Write(w io.Writer) {
 	fmt.Fprintf(w, "A as black: %d-%d-%d; games lost on time or by an illegal move: A %d, B %d; %.1f s\n",
 		r.AsBlack.Wins, r.AsBlack.Draws, r.AsBlack.Losses, r.Forfeits[0], r.Forfeits[1], r.Elapsed.Seconds())
 	fmt.Fprintf(w, "thinking time per move: A %s; B %s\n", r.Thought[0], r.Thought[1])
+	if g := st.Games(); g > 0 {
+		fmt.Fprintf(w, "thinking time per game: A %s; B %s\n", perGame(r.Thought[0], g, r.clocks[0]), perGame(r.Thought[1], g, r.clocks[1]))
+	}
 	if r.clocks[0] > 0 || r.clocks[1] > 0 {
 		fmt.Fprintf(w, "least clock left at the end of a game: A %v, B %v\n", leastText(r.LeastLeft[0], r.clocks[0]), leastText(r.LeastLeft[1], r.clocks[1]))
 	}
@@ -320,6 +323,16 @@ func eloText(e float64) string {
 		e = 0 // print -0 as +0.0
 	}
 	return fmt.Sprintf("%+.1f", e)
+}
+
+// perGame is a player's mean thinking time per game and, with a clock, the part of the clock
+// it is: how much of its clock a clock plan spends.
+func perGame(m MoveTimes, games int, clock time.Duration) string {
+	t := m.Total / time.Duration(games)
+	if clock == 0 {
+		return fmt.Sprintf("%.3f s", t.Seconds())
+	}
+	return fmt.Sprintf("%.3f s, %.1f%% of its clock", t.Seconds(), 100*float64(t)/float64(clock))
 }
 
 // leastText shows the least clock left, or that the side played without a clock.

@@ -129,6 +129,7 @@ func TestResultWrite(t *testing.T) {
 		"A: 2 wins, 1 draws, 1 losses in 4 games: score 62.5%, Elo +88.7 [-221.2, +inf] (95%), mean disc difference +17.50\n" +
 		"A as black: 1-0-0; games lost on time or by an illegal move: A 0, B 1; 1.5 s\n" +
 		"thinking time per move: A mean 3ms, max 4ms over 2 moves; B no moves\n" +
+		"thinking time per game: A 0.002 s, 0.1% of its clock; B 0.000 s\n" +
 		"least clock left at the end of a game: A 1.235s, B no clock\n" +
 		"1 games ended by an engine error, not scored:\n" +
 		"  engine B exited (status 3) during game 5\n"
