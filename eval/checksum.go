@@ -14,7 +14,7 @@ func (e *Evaluator) Checksum() string {
 	var buf []byte
 	for st := range e.w {
 		buf = binary.LittleEndian.AppendUint16(buf[:0], uint16(st))
-		for _, v := range e.w[st] {
+		for _, v := range e.w[st].W {
 			buf = binary.LittleEndian.AppendUint16(buf, uint16(v))
 		}
 		for _, v := range e.mob[st] {
