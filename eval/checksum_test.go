@@ -16,7 +16,7 @@ func TestChecksum(t *testing.T) {
 		t.Fatalf("checksums %q and %q of the same weights", a.Checksum(), b.Checksum())
 	}
 	c := *b
-	c.w[3][100]++
+	c.w[3].W[100]++
 	if c.Checksum() == a.Checksum() {
 		t.Fatal("a changed weight kept the checksum")
 	}
