@@ -541,7 +541,6 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if e.level > 0 {
 		sel = endgame.SelectivityPercent(e.level)
 	}
-	ic := newIterClock(tp)
 	for d := 1; d <= plan.maxDepth; d++ {
 		if d > 1 {
 			e.poll()
@@ -551,12 +550,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			break
 		}
 		report(d, false, false, sel)
-		if e.stopped {
-			break
-		}
-		elapsed := time.Since(e.start)
-		ic.done(elapsed, int(rm[0].sq), float64(rm[0].score)/float64(e.scale))
-		if !ic.next(elapsed) {
+		if e.stopped || (tp.soft > 0 && time.Since(e.start) > tp.soft) {
 			break
 		}
 	}

@@ -5,10 +5,7 @@ import "time"
 // Time control. A search gets a soft limit (no new iteration starts after it) and a hard one
 // (the search stops wherever it is). Under a game clock the hard limit is a fraction of what is
 // left after a reserve, so the engine never runs out of time however long an iteration or a
-// solve turns out to be: the hard limit is polled every few thousand nodes. The clock is shared
-// over the mover's remaining moves by weight (moveWeight): most for the midgame and the band
-// above the exact solve, little after it, so that what a move leaves unspent goes to the later
-// moves and little is left when the game is solved.
+// solve turns out to be: the hard limit is polled every few thousand nodes.
 
 type timePlan struct {
 	soft, hard time.Duration // 0: none
@@ -16,12 +13,6 @@ type timePlan struct {
 	// for win/loss/draw or probably): such a solve makes the rest of the game nearly free, so it
 	// may take half of what is left rather than a third of it for a few moves (0: hard).
 	solve time.Duration
-	// stretch, under a game clock, is how far the soft limit may grow while the search is
-	// unstable (iterClock): the best move changed or the value dropped (0: soft).
-	stretch time.Duration
-	// banked: time a move leaves unspent goes to the later moves (a game clock), so an
-	// iteration that would be cut by the hard limit is better not started.
-	banked bool
 }
 
 // solveShare is the part of the usable clock a solving move may take.
@@ -29,50 +20,9 @@ const solveShare = 2
 
 // clockReserve is kept back from the game clock for the GUI's and the process's latency.
 func clockReserve(remaining time.Duration) time.Duration {
-	r := remaining/40 + 25*time.Millisecond
+	r := remaining/20 + 30*time.Millisecond
 	return min(r, 2*time.Second)
 }
-
-// moveWeight is the share of the game clock a move at empties gets, relative to a midgame
-// move's, when the exact solve is expected at solveAt empties. The midgame gets the most;
-// the moves of the band above the solve (proofs and probable solves, wldBandTime empties)
-// more, because a solve there decides the game and its cost grows fourfold every two
-// empties; the opening moves little, and the moves from the solve down, which the solve's
-// table makes nearly free, less still: little of the clock is left unspent when the game is
-// solved.
-func moveWeight(empties, solveAt int) float64 {
-	switch {
-	case empties > 46:
-		return 0.8
-	case empties > solveAt+wldBandTime:
-		return 1
-	case empties > solveAt:
-		return 1.5
-	case empties > solveAt-4:
-		return 0.4
-	}
-	return 0.05
-}
-
-// clockShare is the part of the usable clock the move at empties gets: its weight over the
-// weights of the mover's moves left (every second empty square down to the last).
-func clockShare(empties, solveAt int) float64 {
-	var sum float64
-	for e := empties; e > 0; e -= 2 {
-		sum += moveWeight(e, solveAt)
-	}
-	return moveWeight(empties, solveAt) / sum
-}
-
-// Under a game clock the move's target is its share of the clock; no iteration starts after
-// softShare of it (an iteration started then ends, on average, near the target), none that
-// is predicted to end after the hard limit; an unstable search may take up to stretchShare of
-// the target. A move never takes more than hardTargets targets nor a third of the clock.
-const (
-	softShare    = 0.6
-	stretchShare = 1.5
-	hardTargets  = 4
-)
 
 // planTime turns the limits into soft and hard durations for a position with empties empty
 // squares.
@@ -88,94 +38,28 @@ func planTime(lim Limits, empties int) timePlan {
 		if usable < time.Millisecond {
 			usable = time.Millisecond
 		}
-		// Where the exact solve is expected: where the solving move's limit reaches now.
-		solveAt := exactEmptiesForTime(usable / solveShare)
-		// The increments of the mover's later moves are spent ahead, as shares of the whole:
-		// those that come after the solve could not be spent any more.
-		projected := usable + lim.Increment*time.Duration((empties-1)/2)
-		target := time.Duration(float64(projected) * clockShare(empties, solveAt))
-		hard := min(target*hardTargets, usable/3)
-		target = min(target, hard)
-		soft := time.Duration(float64(target) * softShare)
-		stretch := min(time.Duration(float64(target)*stretchShare), hard/2)
+		// Our moves left before the exact solve finishes the game, roughly.
+		movesLeft := max((empties-12)/2, 2)
+		target := usable/time.Duration(movesLeft) + lim.Increment*3/4
+		hard := min(target*3, usable/3)
+		if target > hard {
+			target = hard
+		}
+		soft := target * 2 / 3
 		solve := max(usable/solveShare, hard)
 		if tp.hard > 0 {
 			solve = min(solve, tp.hard) // a time per move caps every move
 		}
 		if tp.hard == 0 || hard < tp.hard {
-			tp.hard, tp.soft, tp.stretch, tp.banked = hard, soft, max(stretch, soft), true
+			tp.hard, tp.soft = hard, soft
 		}
 		tp.solve = solve
 	}
 	if tp.hard > 0 && tp.hard < time.Millisecond {
 		tp.hard = time.Millisecond
 	}
-	tp.soft = min(tp.soft, tp.hard)
-	tp.stretch = max(min(tp.stretch, tp.hard), tp.soft)
 	tp.solve = max(tp.solve, tp.hard)
 	return tp
-}
-
-// iterClock decides, after each midgame iteration, whether the next one starts. None starts
-// after the soft limit, which grows towards the plan's stretch while the search is unstable
-// (as Edax and Egaroucid think longer then): the best move changed in the last iteration, or
-// its value fell by unstableDrop discs or more from the iteration two before (of the same
-// parity: odd and even depths differ by themselves). None starts that is predicted to end after
-// the hard limit, the iteration's time growing by the ratio of the last two iterations'
-// (within minGrowth and maxGrowth): it would be cut and its time lost to the later moves.
-type iterClock struct {
-	tp        timePlan
-	last      time.Duration // end of the last completed iteration, from the search's start
-	lastDur   time.Duration // its duration
-	prevDur   time.Duration // the one before's (0: none)
-	best      int           // last iteration's best move (-1: none)
-	scores    [2]float64    // the last values of odd and even iterations, discs
-	unstable  bool
-	completed int
-}
-
-const (
-	unstableDrop = 2.0
-	minGrowth    = 1.5
-	maxGrowth    = 8
-	// defaultGrowth is the growth assumed before two iterations are known.
-	defaultGrowth = 3
-)
-
-func newIterClock(tp timePlan) iterClock {
-	return iterClock{tp: tp, best: -1}
-}
-
-// done records an iteration completed at elapsed (from the search's start) with its best
-// move and value in discs.
-func (c *iterClock) done(elapsed time.Duration, best int, score float64) {
-	c.prevDur, c.lastDur = c.lastDur, elapsed-c.last
-	c.last = elapsed
-	// The first iterations are too shallow for their changes to mean anything.
-	p := c.completed & 1
-	c.unstable = c.completed >= 4 && (best != c.best || score <= c.scores[p]-unstableDrop)
-	c.best, c.scores[p] = best, score
-	c.completed++
-}
-
-// next reports whether another iteration should start at elapsed.
-func (c *iterClock) next(elapsed time.Duration) bool {
-	if c.tp.hard == 0 {
-		return true
-	}
-	soft := c.tp.soft
-	if c.unstable {
-		soft = c.tp.stretch
-	}
-	if soft > 0 && elapsed > soft {
-		return false
-	}
-	growth := float64(defaultGrowth)
-	if c.prevDur > 0 {
-		growth = min(max(float64(c.lastDur)/float64(c.prevDur), minGrowth), maxGrowth)
-	}
-	predicted := time.Duration(float64(c.lastDur) * growth)
-	return !c.tp.banked || c.lastDur == 0 || elapsed+predicted <= c.tp.hard
 }
 
 // searchPlan says how deep the midgame goes and whether an endgame solve follows.
