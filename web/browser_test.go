@@ -233,6 +233,26 @@ func TestBrowserGGF(t *testing.T) {
 	wait(t, ctx, `location.search === '?moves=f5d6'`)
 }
 
+// A position set up square by square becomes the game, and the URL links to it.
+func TestBrowserSetup(t *testing.T) {
+	ts := newServer(t, Options{})
+	ctx := tab(t)
+	run(t, ctx, chromedp.Navigate(ts.URL+"/?side=none"))
+	wait(t, ctx, `document.querySelectorAll('[data-disc]').length === 4`)
+	run(t, ctx, chromedp.Click(chromedp.CSS("#edit")), chromedp.Click(chromedp.CSS("#edclear")),
+		chromedp.Click(chromedp.CSS(`[data-square="a1"]`)),
+		chromedp.Click(chromedp.CSS(`[data-square="b1"]`)), chromedp.Click(chromedp.CSS(`[data-square="b1"]`)),
+		chromedp.Click(chromedp.CSS("#eddone")))
+	wait(t, ctx, `location.search.startsWith('?obf=')`)
+	obf := js[string](t, ctx, `new URLSearchParams(location.search).get('obf')`)
+	if want := "XO" + strings.Repeat("-", 62) + " X"; obf != want {
+		t.Fatalf("set-up position %q, want %q", obf, want)
+	}
+	if legal := js[[]string](t, ctx, `[...document.querySelectorAll('.sq.legal')].map(e => e.dataset.square)`); !slices.Equal(legal, []string{"c1"}) {
+		t.Fatalf("legal moves %v, want [c1]", legal)
+	}
+}
+
 // realServer is the engine as `othello web` runs it by default: the trained evaluation,
 // 64 MiB of tables, depth 12 at the default selectivity, the embedded book; one thread.
 func realServer(b testing.TB) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -49,7 +50,11 @@ func cmdWeb(env *cmdEnv, args []string) error {
 	if warning != "" {
 		fmt.Fprintf(env.stderr, "othello web: warning: %s\n", warning)
 	}
-	fmt.Fprintf(env.stdout, "othello web: open http://%s/\n", ln.Addr())
+	shown := ln.Addr().String()
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		shown = fmt.Sprintf("127.0.0.1:%d", a.Port) // every interface: this machine's is one
+	}
+	fmt.Fprintf(env.stdout, "othello web: open http://%s/\n", shown)
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
