@@ -188,8 +188,9 @@ func TestBrowserHints(t *testing.T) {
 		t.Fatalf("%d of %d legal squares have a value, want all of 4", hinted, n)
 	}
 	for _, l := range js[[]string](t, ctx, `[...document.querySelectorAll('.hint small')].map(e => e.textContent)`) {
-		if l != "4" {
-			t.Errorf("hint label %q: want the search's depth, 4", l)
+		// The page starts at the level of the server's depth 4: level 4, at selectivity 5.
+		if l != "4@73%" {
+			t.Errorf("hint label %q: want the search's depth and confidence, 4@73%%", l)
 		}
 	}
 	if info := js[string](t, ctx, `document.getElementById('hintinfo').textContent`); !strings.Contains(info, "nodes/s") {

@@ -52,21 +52,32 @@ const MaxBody = 2 << 20
 const MaxMoveTime = time.Hour
 
 // Level is one entry of the page's level menu: the depth and Multi-ProbCut selectivity of
-// the searches it asks for.
+// the searches it asks for, and the most empties at which they solve exactly and prove
+// win/loss/draw (a row of search.LevelFor's table, the one every front end plays by).
 type Level struct {
 	Name        string `json:"name"`
 	Depth       int    `json:"depth"`
 	Selectivity int    `json:"sel"`
+	Exact       int    `json:"exact"`
+	WLD         int    `json:"wld"`
 }
 
-// DepthLevels is the level menu of plain depths 1-30 and 60 (to the end of the game) at the
-// given selectivity.
-func DepthLevels(sel int) []Level {
+// TableLevels is the level menu of the front ends' level table (search.LevelFor), levels 0 to
+// search.MaxLevel, so that menu index and level number agree.
+func TableLevels() []Level {
 	var ls []Level
-	for d := 1; d <= 30; d++ {
-		ls = append(ls, Level{Name: fmt.Sprintf("depth %d", d), Depth: d, Selectivity: sel})
+	for n := 0; n <= search.MaxLevel; n++ {
+		l, err := search.LevelFor(n)
+		if err != nil {
+			panic(err) // every level up to MaxLevel exists
+		}
+		name := fmt.Sprintf("level %d: depth %d, exact from %d empties", n, l.Depth, l.ExactEmpties)
+		if n == search.MaxLevel {
+			name = fmt.Sprintf("level %d: perfect play", n)
+		}
+		ls = append(ls, Level{Name: name, Depth: l.Depth, Selectivity: l.Selectivity, Exact: l.ExactEmpties, WLD: l.WLDEmpties})
 	}
-	return append(ls, Level{Name: "depth 60 (to the end)", Depth: protocol.MaxDepth, Selectivity: sel})
+	return ls
 }
 
 // Options configure a Server.
@@ -76,7 +87,7 @@ type Options struct {
 	// Front is the front-end options the engine was built with (protocol.NewEngine): the
 	// name, the default depth, selectivity and time per move, and the opening book.
 	Front protocol.Options
-	// Levels is the level menu (DepthLevels of Front's selectivity when empty).
+	// Levels is the level menu (TableLevels when empty).
 	Levels []Level
 	// SessionTTL is how long a session with no request and no open page lives (30 min when 0);
 	// MaxSessions how many may live at once (64 when 0).
@@ -110,7 +121,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, log: opt.Front.Log, levels: opt.Levels, sessions: map[string]*session{}}
 	if len(s.levels) == 0 {
-		s.levels = DepthLevels(opt.Front.Selectivity)
+		s.levels = TableLevels()
 	}
 	for _, l := range s.levels {
 		if err := (search.Limits{Depth: l.Depth, Selectivity: l.Selectivity}).Check(); err != nil || l.Depth < 1 {
@@ -396,7 +407,7 @@ func (s *Server) stop(w http.ResponseWriter, r *http.Request, req *request, ss *
 // limits turns a request's level, selectivity and time into search limits.
 func (s *Server) limits(req *request) (search.Limits, string, error) {
 	f := s.opt.Front
-	lim := search.Limits{Depth: f.Depth, Selectivity: f.Selectivity, MoveTime: f.MoveTime}
+	lim := search.Limits{Depth: f.Depth, Selectivity: f.Selectivity, MoveTime: f.MoveTime, ExactEmpties: f.ExactEmpties, WLDEmpties: f.WLDEmpties}
 	if lim.Depth <= 0 {
 		lim.Depth = protocol.DefaultDepth
 	}
@@ -406,7 +417,7 @@ func (s *Server) limits(req *request) (search.Limits, string, error) {
 			return lim, "", fmt.Errorf("level %d: want 0-%d", *req.Level, len(s.levels)-1)
 		}
 		l := s.levels[*req.Level]
-		lim.Depth, lim.Selectivity, name = l.Depth, l.Selectivity, l.Name
+		lim.Depth, lim.Selectivity, lim.ExactEmpties, lim.WLDEmpties, name = l.Depth, l.Selectivity, l.Exact, l.WLD, l.Name
 	}
 	if req.Sel != nil {
 		if *req.Sel < 0 || *req.Sel > search.MaxSelectivity {
@@ -677,16 +688,24 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request, req *request, s
 // config is what the page needs before its first request: the levels and the defaults.
 func (s *Server) config(w http.ResponseWriter, r *http.Request) {
 	f := s.opt.Front
-	def := 0
 	depth := f.Depth
 	if depth <= 0 {
 		depth = protocol.DefaultDepth
 	}
+	// The menu starts at the level the engine was started with (-level, or the level whose
+	// depth -depth gave), else at the first entry of that depth.
+	def := -1
 	for i, l := range s.levels {
-		if l.Depth == depth && l.Selectivity == f.Selectivity {
+		if l.Depth == depth && l.Exact == f.ExactEmpties && def < 0 {
 			def = i
 		}
 	}
+	for i, l := range s.levels {
+		if l.Depth == depth && def < 0 {
+			def = i
+		}
+	}
+	def = max(def, 0)
 	name := f.Name
 	if name == "" {
 		name = "GoThello"
