@@ -24,7 +24,7 @@ const consoleHelp = `commands:
   play <moves>       the same
   go                 the engine plays the side to move (from the opening book when it can)
   hint [n]           the n best moves with their values (default 3; book moves first)
-  solve [force]      exact endgame solve of the position; "force" for more than 30 empties
+  solve [force]      exact endgame solve of the position; "force" for more than 36 empties
   undo [n], redo [n] take back / replay moves (against the engine: back to your turn)
   new                new game from the start position
   setboard <pos>     set a position: 64 squares a1..h8 (X or * black, O white, - empty) and
