@@ -348,43 +348,41 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request, req *request, ss 
 	writeJSON(w, http.StatusOK, s.stateOf(ss))
 }
 
+// answerChange applies a change to the session's game (session.changeErr) and answers with
+// the new state, or with status and the reason the change was refused.
+func (s *Server) answerChange(w http.ResponseWriter, ss *session, status int, f func() error) {
+	if err := ss.changeErr(f); err != nil {
+		fail(w, status, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.stateOf(ss))
+}
+
 func (s *Server) move(w http.ResponseWriter, r *http.Request, req *request, ss *session) {
 	sq, err := board.ParseSquare(req.Move)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	if err := ss.changeErr(func() error { return ss.g.play(sq) }); err != nil {
-		fail(w, http.StatusConflict, "%v", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.stateOf(ss))
+	s.answerChange(w, ss, http.StatusConflict, func() error { return ss.g.play(sq) })
 }
 
 func (s *Server) undo(w http.ResponseWriter, r *http.Request, req *request, ss *session) {
-	if err := ss.changeErr(func() error {
+	s.answerChange(w, ss, http.StatusConflict, func() error {
 		if !ss.g.undo() {
 			return errors.New("nothing to undo")
 		}
 		return nil
-	}); err != nil {
-		fail(w, http.StatusConflict, "%v", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.stateOf(ss))
+	})
 }
 
 func (s *Server) redo(w http.ResponseWriter, r *http.Request, req *request, ss *session) {
-	if err := ss.changeErr(func() error {
+	s.answerChange(w, ss, http.StatusConflict, func() error {
 		if !ss.g.redo() {
 			return errors.New("nothing to redo")
 		}
 		return nil
-	}); err != nil {
-		fail(w, http.StatusConflict, "%v", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.stateOf(ss))
+	})
 }
 
 func (s *Server) seek(w http.ResponseWriter, r *http.Request, req *request, ss *session) {
@@ -392,11 +390,7 @@ func (s *Server) seek(w http.ResponseWriter, r *http.Request, req *request, ss *
 		fail(w, http.StatusBadRequest, "seek: want a position number (ply)")
 		return
 	}
-	if err := ss.changeErr(func() error { return ss.g.seek(*req.Ply) }); err != nil {
-		fail(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.stateOf(ss))
+	s.answerChange(w, ss, http.StatusBadRequest, func() error { return ss.g.seek(*req.Ply) })
 }
 
 func (s *Server) stop(w http.ResponseWriter, r *http.Request, req *request, ss *session) {
