@@ -151,6 +151,18 @@ func ParseEngine(text string) (Spec, error) {
 			if err == nil && !(sp.cfg.MPCScreen > 0 && sp.cfg.MPCScreen <= 100) {
 				err = fmt.Errorf("want a width in (0, 100] or off")
 			}
+		case "mpctop":
+			// Measurement: the highest height with Multi-ProbCut tests.
+			sp.cfg.MPCTop, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.MPCTop < 1 || sp.cfg.MPCTop > 30) {
+				err = fmt.Errorf("want 1-30")
+			}
+		case "horizon":
+			// Measurement: the empties down to which a game clock is shared out.
+			sp.cfg.ClockHorizon, err = strconv.Atoi(v)
+			if err == nil && (sp.cfg.ClockHorizon < 1 || sp.cfg.ClockHorizon > 40) {
+				err = fmt.Errorf("want 1-40")
+			}
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int

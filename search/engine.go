@@ -68,6 +68,12 @@ type Config struct {
 	// evaluation's prediction (probCut; 0: defaultMPCScreen; negative: no screen, every test
 	// runs its shallow search).
 	MPCScreen float64
+	// MPCTop is the highest height with Multi-ProbCut tests (0: DefaultMPCTop); heights above
+	// the fitted ones get derived regressions (MPCParams.withDeepHeights).
+	MPCTop int
+	// ClockHorizon is the empties down to which a game clock is shared out over the moves
+	// left (0: defaultClockHorizon; measurement).
+	ClockHorizon int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -201,6 +207,13 @@ func NewEngine(cfg Config) *Engine {
 	e.mpc = cfg.MPC
 	if e.mpc == nil {
 		e.mpc = MPCFor(cfg.Eval)
+	}
+	if e.mpc != nil {
+		top := DefaultMPCTop
+		if cfg.MPCTop > 0 {
+			top = cfg.MPCTop
+		}
+		e.mpc = e.mpc.withDeepHeights(top)
 	}
 	if cfg.DepthByDeviation {
 		c := DevCostFor(cfg.Eval)
@@ -475,7 +488,11 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
-	tp := planTime(lim, empties)
+	horizon := defaultClockHorizon
+	if e.cfg.ClockHorizon > 0 {
+		horizon = e.cfg.ClockHorizon
+	}
+	tp := planTimeTo(lim, empties, horizon)
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)

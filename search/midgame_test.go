@@ -291,26 +291,28 @@ func TestStop(t *testing.T) {
 func TestTimePlanKeepsClock(t *testing.T) {
 	for _, clock := range []time.Duration{100 * time.Millisecond, time.Second, 60 * time.Second} {
 		for _, inc := range []time.Duration{0, time.Second} {
-			left := clock
-			for empties := 60; empties > 0; empties -= 2 {
-				tp := planTime(Limits{Remaining: left, Increment: inc}, empties)
-				if tp.hard <= 0 || tp.soft > tp.hard || tp.hard >= left {
-					t.Fatalf("clock %v left %v empties %d: plan %+v", clock, left, empties, tp)
+			for _, horizon := range []int{defaultClockHorizon, 16, 24} {
+				left := clock
+				for empties := 60; empties > 0; empties -= 2 {
+					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon)
+					if tp.hard <= 0 || tp.soft > tp.hard || tp.hard >= left {
+						t.Fatalf("clock %v left %v empties %d: plan %+v", clock, left, empties, tp)
+					}
+					left += inc - tp.hard
+					if left <= 0 {
+						t.Fatalf("clock %v inc %v: ran out at %d empties", clock, inc, empties)
+					}
 				}
-				left += inc - tp.hard
-				if left <= 0 {
-					t.Fatalf("clock %v inc %v: ran out at %d empties", clock, inc, empties)
-				}
-			}
-			// Even if every move were a solving move and took its whole solve limit.
-			left = clock
-			for empties := 60; empties > 0; empties -= 2 {
-				tp := planTime(Limits{Remaining: left, Increment: inc}, empties)
-				if tp.solve < tp.hard || tp.solve >= left {
-					t.Fatalf("clock %v left %v empties %d: solve limit in %+v", clock, left, empties, tp)
-				}
-				if left += inc - tp.solve; left <= 0 {
-					t.Fatalf("clock %v inc %v: solving moves ran out at %d empties", clock, inc, empties)
+				// Even if every move were a solving move and took its whole solve limit.
+				left = clock
+				for empties := 60; empties > 0; empties -= 2 {
+					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon)
+					if tp.solve < tp.hard || tp.solve >= left {
+						t.Fatalf("clock %v left %v empties %d: solve limit in %+v", clock, left, empties, tp)
+					}
+					if left += inc - tp.solve; left <= 0 {
+						t.Fatalf("clock %v inc %v: solving moves ran out at %d empties", clock, inc, empties)
+					}
 				}
 			}
 		}

@@ -31,7 +31,7 @@ const (
 	// are tested against the static evaluation alone (probCut), where any shallow search
 	// would cost nearly what it could save.
 	staticCutMin = 1
-	mpcMaxHeight = 16
+	mpcMaxHeight = 30
 	mpcStages    = 6 // by empties: 0-9, 10-19, ..., 50-60
 )
 
@@ -60,6 +60,7 @@ func mpcShallow(h int) int {
 // mpcPair is one regression, in discs as stored and in eval units once scaled.
 type mpcPair struct {
 	ok       bool
+	derived  bool // not fitted: carried up from a lower height (withDeepHeights); never written
 	shallow  int
 	a, b     float64
 	sigma    float64
@@ -172,6 +173,59 @@ func (e *Engine) staticCut(alpha, beta, height int) (int, bool) {
 		return alpha, true
 	}
 	return 0, false
+}
+
+// DefaultMPCTop is the highest height with Multi-ProbCut tests. The shipped regressions are
+// fitted up to height 12 (mpcfit -depth 12: full-width samples, each two plies deeper several
+// times dearer), and a search of depth 18-20, what a game clock of a few seconds reaches in
+// the midgame, has heights above that in its top plies, which without tests are searched at
+// full width. Heights above the fitted ones carry the regression of the highest fitted height
+// of the same parity up, the check search at the usual 40% of the height, the deviation grown
+// by the square root of the ratio of the gaps between check search and height. That is
+// conservative: a full-width fit to height 14 on 200 positions (mpcfit -depth 14, 11 minutes)
+// gave deviations at heights 13-14 no larger than at 11-12. Bench level 5: depth 16 5,494,955
+// -> 4,685,151 nodes, depth 18 18,821,266 -> 15,233,239, depth 20 59,920,350 -> 36,279,496.
+// Against NTest depth 18 on an 8.2 s clock (200 games each, openings 141-240 of xot-large,
+// the same run): 47.8% against 47.5% with tests up to height 12 (paired +0.2, SE 3.5), in
+// 6.55 s a game against 6.75 s (docs/matches.md).
+const DefaultMPCTop = 24
+
+// withDeepHeights returns a copy of p whose heights above the fitted ones, up to top, carry
+// derived regressions (see DefaultMPCTop), and with no tests above top.
+func (p *MPCParams) withDeepHeights(top int) *MPCParams {
+	q := *p
+	top = min(top, mpcMaxHeight)
+	for st := 0; st < mpcStages; st++ {
+		for h := staticCutMin; h <= mpcMaxHeight; h++ {
+			if h > top {
+				q.pairs[st][h], q.pre[st][h] = mpcPair{}, mpcPair{}
+				continue
+			}
+			if h < mpcMinHeight || q.pairs[st][h].ok {
+				continue
+			}
+			ref := 0
+			for r := h - 2; r >= mpcMinHeight; r -= 2 {
+				if p.pairs[st][r].ok {
+					ref = r
+					break
+				}
+			}
+			if ref == 0 {
+				continue
+			}
+			rp := p.pairs[st][ref]
+			s := mpcShallow(h)
+			grow := math.Sqrt(float64(h-s) / float64(ref-rp.shallow))
+			q.pairs[st][h] = mpcPair{ok: true, derived: true, shallow: s, a: rp.a, b: rp.b, sigma: rp.sigma * max(grow, 1)}
+			if pre := p.pre[st][ref]; pre.ok && !q.pre[st][h].ok {
+				pre.derived = true
+				pre.sigma *= math.Sqrt(float64(h) / float64(ref))
+				q.pre[st][h] = pre
+			}
+		}
+	}
+	return &q
 }
 
 //go:embed mpc_mobility.txt
@@ -291,7 +345,7 @@ func WriteMPC(w io.Writer, p *MPCParams) error {
 	for st := 0; st < mpcStages; st++ {
 		for h := staticCutMin; h <= mpcMaxHeight; h++ {
 			for _, pr := range [2]mpcPair{p.pairs[st][h], p.pre[st][h]} {
-				if pr.ok {
+				if pr.ok && !pr.derived {
 					fmt.Fprintf(bw, "%d %d %d %.4f %.4f %.4f %d\n", st, h, pr.shallow, pr.a, pr.b, pr.sigma, pr.nSamples)
 				}
 			}

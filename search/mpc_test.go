@@ -321,3 +321,69 @@ func TestStaticCut(t *testing.T) {
 	}
 	t.Logf("%d cuts (%d wrong against the full-width value), %d tests without a cut", cuts, wrong, kept)
 }
+
+// The heights above the fitted ones get regressions carried up from the highest fitted
+// height of the same parity, never written back, and none above the top.
+func TestMPCDeepHeights(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := MPCFor(ev)
+	if p == nil {
+		t.Fatal("no shipped regressions")
+	}
+	q := p.withDeepHeights(DefaultMPCTop)
+	for st := 1; st <= 4; st++ {
+		top := 0
+		for h := mpcMinHeight; h <= mpcMaxHeight; h++ {
+			if p.pairs[st][h].ok {
+				top = h
+			}
+		}
+		if top < mpcMinHeight+1 || top >= DefaultMPCTop {
+			t.Fatalf("stage %d: fitted up to height %d", st, top)
+		}
+		for h := top + 1; h <= mpcMaxHeight; h++ {
+			d := q.pairs[st][h]
+			if h > DefaultMPCTop {
+				if d.ok || q.pre[st][h].ok {
+					t.Fatalf("stage %d height %d above the top has a test", st, h)
+				}
+				continue
+			}
+			ref := p.pairs[st][top]
+			if (top-h)%2 != 0 {
+				ref = p.pairs[st][top-1]
+			}
+			if !d.ok || !d.derived || d.shallow != mpcShallow(h) || d.a != ref.a || d.b != ref.b || d.sigma < ref.sigma {
+				t.Fatalf("stage %d height %d: %+v from %+v", st, h, d, ref)
+			}
+			if pre := q.pre[st][h]; !pre.ok || !pre.derived {
+				t.Fatalf("stage %d height %d: no static prediction", st, h)
+			}
+		}
+		for h := mpcMinHeight; h <= top; h++ {
+			if q.pairs[st][h] != p.pairs[st][h] {
+				t.Fatalf("stage %d height %d: a fitted regression changed", st, h)
+			}
+		}
+	}
+	if p.pairs[3][DefaultMPCTop].ok {
+		t.Fatal("withDeepHeights changed its receiver")
+	}
+	var a, b bytes.Buffer
+	if err := WriteMPC(&a, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMPC(&b, q); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Fatal("derived regressions were written")
+	}
+	low := p.withDeepHeights(8)
+	if low.pairs[3][9].ok || low.pre[3][9].ok || !low.pairs[3][8].ok {
+		t.Fatal("a top of 8 still tests above it")
+	}
+}

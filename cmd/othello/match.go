@@ -14,7 +14,7 @@ import (
 func cmdMatch(env *cmdEnv, args []string) error {
 	fs := newFlagSet(env, "match")
 	var s match.Settings
-	fs.StringVar(&s.A, "a", "depth=6", "player A: this engine's options, key=value,... (depth, time, end (solve exactly from N empties), sel, eval, tt, threads (per search, default 1), parallel=ybwc|speculative, book=default|none|FILE; measurement switches: mpc, pvs, prev, solvebudget=on|off, wldrefine=on|off, solverhint=on|off, handover=N, leafsolve=N, probable=N, screen=W|off (Multi-ProbCut screen width), wld=N (with end: prove win/loss/draw from N empties), wldsel=L (that band's solver selectivity))")
+	fs.StringVar(&s.A, "a", "depth=6", "player A: this engine's options, key=value,... (depth, time, end (solve exactly from N empties), sel, eval, tt, threads (per search, default 1), parallel=ybwc|speculative, book=default|none|FILE; measurement switches: mpc, pvs, prev, solvebudget=on|off, wldrefine=on|off, solverhint=on|off, handover=N, leafsolve=N, probable=N, screen=W|off (Multi-ProbCut screen width), mpctop=H (highest height with Multi-ProbCut tests), horizon=N (empties down to which a game clock is shared out), wld=N (with end: prove win/loss/draw from N empties), wldsel=L (that band's solver selectivity))")
 	fs.StringVar(&s.B, "b", "depth=6,eval=mobility", "player B: this engine's options (ignored with -b-nboard)")
 	fs.StringVar(&s.External, "b-nboard", "", "player B is an external engine speaking NBoard: its command line, quoted")
 	fs.IntVar(&s.ExternalDepth, "b-depth", 0, "depth sent to the external engine with 'set depth' (0: none)")
