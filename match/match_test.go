@@ -200,7 +200,7 @@ func TestOpenings(t *testing.T) {
 }
 
 func TestParseEngineErrors(t *testing.T) {
-	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1",
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x",
 		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)

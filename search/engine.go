@@ -114,6 +114,7 @@ type Engine struct {
 	level           int     // selectivity level of the running search
 	mpcT            float64 // its confidence threshold
 	mpcScreen       float64 // probCut screen width in deviations of the static prediction (0: off)
+	clockHorizon    int     // empties down to which a game clock is shared out (planTimeTo)
 	solver          *endgame.Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
@@ -264,6 +265,10 @@ func (e *Engine) configure(cfg Config) {
 		e.mpcScreen = cfg.MPCScreen
 	case cfg.MPCScreen == 0:
 		e.mpcScreen = defaultMPCScreen
+	}
+	e.clockHorizon = defaultClockHorizon
+	if cfg.ClockHorizon > 0 {
+		e.clockHorizon = cfg.ClockHorizon
 	}
 	e.splitHeight = defaultSplitHeight
 	if cfg.SplitHeight > 0 {
@@ -488,11 +493,7 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
-	horizon := defaultClockHorizon
-	if e.cfg.ClockHorizon > 0 {
-		horizon = e.cfg.ClockHorizon
-	}
-	tp := planTimeTo(lim, empties, horizon)
+	tp := planTimeTo(lim, empties, e.clockHorizon)
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)
