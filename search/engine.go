@@ -58,6 +58,9 @@ type Config struct {
 	// NoSolveBudget: under a game clock, a solving move gets the same hard limit as any other
 	// (a third of the usable clock at most) instead of half (measurement).
 	NoSolveBudget bool
+	// NoTimeExtension: under a game clock, stop starting midgame iterations at the plan's soft
+	// limit even when the last one changed the best move or lowered the value (measurement).
+	NoTimeExtension bool
 	// NoSolverHint: the in-game solver does not order its nodes of 20 or more empties by the
 	// midgame tables' moves (midgameHint; measurement).
 	NoSolverHint bool
@@ -561,6 +564,8 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if e.level > 0 {
 		sel = endgame.SelectivityPercent(e.level)
 	}
+	soft := tp.soft
+	var hist iterHistory
 	for d := 1; d <= plan.maxDepth; d++ {
 		if d > 1 {
 			e.poll()
@@ -570,7 +575,10 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			break
 		}
 		report(d, false, false, sel)
-		if e.stopped || (tp.soft > 0 && time.Since(e.start) > tp.soft) {
+		if lim.Remaining > 0 && !e.cfg.NoTimeExtension {
+			soft = tp.extendedSoft(hist.add(d, rm[0].sq, rm[0].score, e.scale))
+		}
+		if e.stopped || (soft > 0 && time.Since(e.start) > soft) {
 			break
 		}
 	}

@@ -620,3 +620,44 @@ func TestRefineWLD(t *testing.T) {
 		t.Fatalf("only %d positions with moves", n)
 	}
 }
+
+// The soft limit stretches after an iteration that changed the best move or fell well below
+// the value of the iteration two before, never past half the hard limit, and not for shallow
+// iterations.
+func TestTimeExtension(t *testing.T) {
+	const scale = 256
+	a, b := board.Square(19), board.Square(26)
+	var h iterHistory
+	steps := []struct {
+		depth int
+		move  board.Square
+		val   int
+		want  float64
+	}{
+		{1, a, 0, 1}, {2, b, 0, 1}, {3, a, 0, 1}, {4, b, 0, 1}, {5, a, 0, 1}, // too shallow
+		{6, a, 0, 1},                        // same move, same value
+		{7, b, 0, extendChange},             // the best move changed
+		{8, b, -3 * scale, extendDropBy},    // 3 discs below depth 6's value
+		{9, b, -2 * scale, 1},               // 2 discs below depth 7's: not enough
+		{10, b, -6*scale + 1, 1},            // just under 3 below depth 8's
+		{11, b, -5*scale - 1, extendDropBy}, // just over 3 below depth 9's
+	}
+	for _, s := range steps {
+		if got := h.add(s.depth, s.move, s.val, scale); got != s.want {
+			t.Errorf("depth %d: factor %v, want %v", s.depth, got, s.want)
+		}
+	}
+	tp := timePlan{soft: 100 * time.Millisecond, hard: 450 * time.Millisecond}
+	if got := tp.extendedSoft(1); got != tp.soft {
+		t.Errorf("factor 1: %v", got)
+	}
+	if got := tp.extendedSoft(2); got != 200*time.Millisecond {
+		t.Errorf("factor 2: %v", got)
+	}
+	if got := tp.extendedSoft(3); got != tp.hard/2 {
+		t.Errorf("factor 3: %v, want half the hard limit %v", got, tp.hard/2)
+	}
+	if got := (timePlan{hard: time.Second}).extendedSoft(2); got != 0 {
+		t.Errorf("no soft limit: %v", got)
+	}
+}

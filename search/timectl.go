@@ -1,6 +1,10 @@
 package search
 
-import "time"
+import (
+	"time"
+
+	"github.com/othellogo/othello/board"
+)
 
 // Time control. A search gets a soft limit (no new iteration starts after it) and a hard one
 // (the search stops wherever it is). Under a game clock the hard limit is a fraction of what is
@@ -270,4 +274,50 @@ func bandFits(median []time.Duration, empties int, budget time.Duration) bool {
 		m = median[len(median)-1] << (empties - len(median) + 1)
 	}
 	return m*3/2 <= budget
+}
+
+// Under a game clock the soft limit moves with the midgame iterations, as Edax's and
+// Egaroucid's do: an iteration that changed the best move, or whose value fell well below
+// that of the iteration of the same parity before it, means the choice is not settled, and
+// the next iteration is worth more than the time it takes from later moves.
+const (
+	extendMinDepth = 6 // shallower iterations' changes say little
+	extendChange   = 2 // soft limit factor after a change of the best move
+	extendDrop     = 3 // discs: a fall this large from two iterations before ...
+	extendDropBy   = 1.5
+)
+
+// iterHistory keeps the midgame iterations' best moves and values.
+type iterHistory struct {
+	n     int
+	moves [2]board.Square // last, before last
+	vals  [2]int
+}
+
+// add records an iteration's best move and value (in scale units per disc) and returns the
+// factor by which the soft limit is to be stretched for the next one.
+func (h *iterHistory) add(depth int, best board.Square, val, scale int) float64 {
+	f := 1.0
+	if depth >= extendMinDepth && h.n >= 2 {
+		switch {
+		case best != h.moves[0]:
+			f = extendChange
+		case h.vals[1]-val >= extendDrop*scale:
+			f = extendDropBy
+		}
+	}
+	h.moves[1], h.vals[1] = h.moves[0], h.vals[0]
+	h.moves[0], h.vals[0] = best, val
+	h.n++
+	return f
+}
+
+// extendedSoft is the soft limit stretched by f, kept under half the hard limit so that an
+// iteration started late still has room to finish.
+func (tp timePlan) extendedSoft(f float64) time.Duration {
+	if tp.soft == 0 || f <= 1 {
+		return tp.soft
+	}
+	s := time.Duration(float64(tp.soft) * f)
+	return max(min(s, tp.hard/2), tp.soft)
 }
