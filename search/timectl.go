@@ -279,7 +279,9 @@ func bandFits(median []time.Duration, empties int, budget time.Duration) bool {
 // Under a game clock the soft limit moves with the midgame iterations, as Edax's and
 // Egaroucid's do: an iteration that changed the best move, or whose value fell well below
 // that of the iteration of the same parity before it, means the choice is not settled, and
-// the next iteration is worth more than the time it takes from later moves.
+// the next iteration is worth more than the time it takes from later moves. Against NTest
+// depth 18 on an 8.2 s clock (200 games, openings 241-340 of xot-large, both runs at once):
+// 52.0% against 47.8% without (paired +4.2, SE 3.0), 7.09 s a game against 7.04.
 const (
 	extendMinDepth = 6 // shallower iterations' changes say little
 	extendChange   = 2 // soft limit factor after a change of the best move
