@@ -61,6 +61,9 @@ type Config struct {
 	// NoTimeExtension: under a game clock, stop starting midgame iterations at the plan's soft
 	// limit even when the last one changed the best move or lowered the value (measurement).
 	NoTimeExtension bool
+	// Settle: under a game clock, a best move kept for several deep iterations at a steady
+	// value shrinks the soft limit (iterHistory.add; measurement).
+	Settle bool
 	// NoSolverHint: the in-game solver does not order its nodes of 20 or more empties by the
 	// midgame tables' moves (midgameHint; measurement).
 	NoSolverHint bool
@@ -576,7 +579,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		}
 		report(d, false, false, sel)
 		if lim.Remaining > 0 && !e.cfg.NoTimeExtension {
-			soft = tp.extendedSoft(hist.add(d, rm[0].sq, rm[0].score, e.scale))
+			soft = tp.extendedSoft(hist.add(d, rm[0].sq, rm[0].score, e.scale, e.cfg.Settle))
 		}
 		if e.stopped || (soft > 0 && time.Since(e.start) > soft) {
 			break

@@ -643,11 +643,32 @@ func TestTimeExtension(t *testing.T) {
 		{11, b, -5*scale - 1, extendDropBy}, // just over 3 below depth 9's
 	}
 	for _, s := range steps {
-		if got := h.add(s.depth, s.move, s.val, scale); got != s.want {
+		if got := h.add(s.depth, s.move, s.val, scale, false); got != s.want {
 			t.Errorf("depth %d: factor %v, want %v", s.depth, got, s.want)
 		}
 	}
+	// Settling: the same move for settleRuns iterations from settleMinDepth at a steady value.
+	var hs, off iterHistory
+	for d := 1; d <= 14; d++ {
+		val := 0
+		if d == 12 {
+			val = -scale // a disc below depth 10's: not steady
+		}
+		want := 1.0
+		if d >= settleMinDepth && d != 12 && d != 14 { // depth 14: a disc above depth 12's
+			want = settleBy
+		}
+		if got := hs.add(d, a, val, scale, true); got != want {
+			t.Errorf("settling, depth %d: factor %v, want %v", d, got, want)
+		}
+		if got := off.add(d, a, val, scale, false); got != 1 {
+			t.Errorf("settling off, depth %d: factor %v", d, got)
+		}
+	}
 	tp := timePlan{soft: 100 * time.Millisecond, hard: 450 * time.Millisecond}
+	if got := tp.extendedSoft(settleBy); got != 60*time.Millisecond {
+		t.Errorf("settled: %v", got)
+	}
 	if got := tp.extendedSoft(1); got != tp.soft {
 		t.Errorf("factor 1: %v", got)
 	}

@@ -287,25 +287,40 @@ const (
 	extendChange   = 2 // soft limit factor after a change of the best move
 	extendDrop     = 3 // discs: a fall this large from two iterations before ...
 	extendDropBy   = 1.5
+	// With settling on (Config.Settle), a best move kept for settleRuns iterations from
+	// settleMinDepth on, its value within a disc of two iterations before, shrinks the soft
+	// limit to settleBy of its base: the time goes to the moves that are not settled.
+	settleMinDepth = 10
+	settleRuns     = 4
+	settleBy       = 0.6
 )
 
 // iterHistory keeps the midgame iterations' best moves and values.
 type iterHistory struct {
 	n     int
+	same  int             // iterations in a row with the last best move
 	moves [2]board.Square // last, before last
 	vals  [2]int
 }
 
 // add records an iteration's best move and value (in scale units per disc) and returns the
-// factor by which the soft limit is to be stretched for the next one.
-func (h *iterHistory) add(depth int, best board.Square, val, scale int) float64 {
+// factor by which the soft limit is to be stretched (or, settling, shrunk) for the next one.
+func (h *iterHistory) add(depth int, best board.Square, val, scale int, settle bool) float64 {
 	f := 1.0
+	if h.n > 0 && best == h.moves[0] {
+		h.same++
+	} else {
+		h.same = 1
+	}
 	if depth >= extendMinDepth && h.n >= 2 {
+		d := h.vals[1] - val
 		switch {
 		case best != h.moves[0]:
 			f = extendChange
-		case h.vals[1]-val >= extendDrop*scale:
+		case d >= extendDrop*scale:
 			f = extendDropBy
+		case settle && depth >= settleMinDepth && h.same >= settleRuns && d < scale && d > -scale:
+			f = settleBy
 		}
 	}
 	h.moves[1], h.vals[1] = h.moves[0], h.vals[0]
@@ -314,12 +329,15 @@ func (h *iterHistory) add(depth int, best board.Square, val, scale int) float64 
 	return f
 }
 
-// extendedSoft is the soft limit stretched by f, kept under half the hard limit so that an
-// iteration started late still has room to finish.
+// extendedSoft is the soft limit scaled by f: stretched, it is kept under half the hard limit
+// so that an iteration started late still has room to finish.
 func (tp timePlan) extendedSoft(f float64) time.Duration {
-	if tp.soft == 0 || f <= 1 {
+	if tp.soft == 0 || f == 1 {
 		return tp.soft
 	}
 	s := time.Duration(float64(tp.soft) * f)
+	if f < 1 {
+		return max(s, time.Millisecond)
+	}
 	return max(min(s, tp.hard/2), tp.soft)
 }
