@@ -174,7 +174,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -202,6 +202,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.NoTimeExtension = !on
 			case "settle":
 				sp.cfg.Settle = on
+			case "clocksel":
+				sp.cfg.NoClockSelectivity = !on
 			case "solvebudget":
 				sp.cfg.NoSolveBudget = !on
 			case "wldrefine":

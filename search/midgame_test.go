@@ -682,3 +682,42 @@ func TestTimeExtension(t *testing.T) {
 		t.Errorf("no soft limit: %v", got)
 	}
 }
+
+// Under a game clock whose soft limit reaches clockSelSoft the Multi-ProbCut level is capped at
+// clockSelLevel; a short clock, a time per move, a depth level or NoClockSelectivity keep the
+// level asked for, and a less selective level is never raised.
+func TestClockSelectivity(t *testing.T) {
+	if got := clockLevel(timePlan{soft: clockSelSoft}); got != clockSelLevel {
+		t.Errorf("soft %v: level %d", clockSelSoft, got)
+	}
+	if got := clockLevel(timePlan{soft: clockSelSoft - 1}); got != MaxSelectivity {
+		t.Errorf("soft just under %v: level %d", clockSelSoft, got)
+	}
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := randomPositions(21, 1, 40)[0]
+	long := Limits{Selectivity: MaxSelectivity, Remaining: 60 * time.Second}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		lim  Limits
+		want int
+	}{
+		{"long clock", Config{}, long, clockSelLevel},
+		{"long clock, level 2 asked", Config{}, Limits{Selectivity: 2, Remaining: 60 * time.Second}, 2},
+		{"long clock, NoClockSelectivity", Config{NoClockSelectivity: true}, long, MaxSelectivity},
+		{"short clock", Config{}, Limits{Selectivity: MaxSelectivity, Remaining: 300 * time.Millisecond}, MaxSelectivity},
+		{"time per move", Config{}, Limits{Selectivity: MaxSelectivity, MoveTime: 10 * time.Second}, MaxSelectivity},
+		{"depth", Config{}, Limits{Selectivity: MaxSelectivity, Depth: 8}, MaxSelectivity},
+	} {
+		c.cfg.TTMiB, c.cfg.Eval = 1, ev
+		e := NewEngine(c.cfg)
+		tp := planTimeTo(c.lim, b.NumEmpties(), e.clockHorizon)
+		e.begin(context.Background(), b, c.lim, tp)
+		if e.level != c.want {
+			t.Errorf("%s: level %d, want %d (plan %+v)", c.name, e.level, c.want, tp)
+		}
+	}
+}

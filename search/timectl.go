@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 )
 
 // Time control. A search gets a soft limit (no new iteration starts after it) and a hard one
@@ -340,4 +341,24 @@ func (tp timePlan) extendedSoft(f float64) time.Duration {
 		return max(s, time.Millisecond)
 	}
 	return max(min(s, tp.hard/2), tp.soft)
+}
+
+// Under a game clock a move whose soft limit reaches clockSelSoft searches at Multi-ProbCut
+// level clockSelLevel (87%) at most, whatever more selective level was asked for: with the
+// deeper cuts above the fitted heights (DefaultMPCTop), level 5 (73%) loses its depth's worth
+// in accuracy once a move has a few hundred milliseconds. Against NTest depth 18 on an 8.2 s
+// clock (soft limits of about 150-400 ms), 200 games on openings 341-440: level 4 SCORE4 against
+// level 5's SCORE5 (paired PAIRED); at 25 and 60 ms a move level 5 had been the better
+// (protocol.DefaultSelectivity).
+const (
+	clockSelSoft  = 100 * time.Millisecond
+	clockSelLevel = 4
+)
+
+// clockLevel is the most selective Multi-ProbCut level a move with this plan searches at.
+func clockLevel(tp timePlan) int {
+	if tp.soft >= clockSelSoft {
+		return clockSelLevel
+	}
+	return endgame.MaxSelectivity
 }
