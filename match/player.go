@@ -203,7 +203,7 @@ func ParseEngine(text string) (Spec, error) {
 			case "settle":
 				sp.cfg.Settle = on
 			case "clocksel":
-				sp.cfg.NoClockSelectivity = !on
+				sp.cfg.ClockSelectivity = on
 			case "solvebudget":
 				sp.cfg.NoSolveBudget = !on
 			case "wldrefine":

@@ -64,9 +64,9 @@ type Config struct {
 	// Settle: under a game clock, a best move kept for several deep iterations at a steady
 	// value shrinks the soft limit (iterHistory.add; measurement).
 	Settle bool
-	// NoClockSelectivity: under a game clock, keep the Multi-ProbCut level asked for even
-	// when the move's time is long enough for the less selective clockLevel (measurement).
-	NoClockSelectivity bool
+	// ClockSelectivity: under a game clock, a move whose time is long enough searches at the
+	// less selective clockLevel at most (measurement; off, the level asked for).
+	ClockSelectivity bool
 	// NoSolverHint: the in-game solver does not order its nodes of 20 or more empties by the
 	// midgame tables' moves (midgameHint; measurement).
 	NoSolverHint bool
@@ -327,7 +327,7 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 	e.level = 0
 	if !e.cfg.NoMPC && lim.Selectivity > 0 && e.mpc != nil {
 		e.level = min(lim.Selectivity, MaxSelectivity)
-		if lim.Remaining > 0 && !e.cfg.NoClockSelectivity {
+		if lim.Remaining > 0 && e.cfg.ClockSelectivity {
 			e.level = min(e.level, clockLevel(tp))
 		}
 		e.mpcT = endgame.SelectivityT(e.level)

@@ -683,9 +683,9 @@ func TestTimeExtension(t *testing.T) {
 	}
 }
 
-// Under a game clock whose soft limit reaches clockSelSoft the Multi-ProbCut level is capped at
-// clockSelLevel; a short clock, a time per move, a depth level or NoClockSelectivity keep the
-// level asked for, and a less selective level is never raised.
+// With ClockSelectivity, under a game clock whose soft limit reaches clockSelSoft the
+// Multi-ProbCut level is capped at clockSelLevel; a short clock, a time per move, a depth level
+// or the switch off keep the level asked for, and a less selective level is never raised.
 func TestClockSelectivity(t *testing.T) {
 	if got := clockLevel(timePlan{soft: clockSelSoft}); got != clockSelLevel {
 		t.Errorf("soft %v: level %d", clockSelSoft, got)
@@ -699,18 +699,19 @@ func TestClockSelectivity(t *testing.T) {
 	}
 	b := randomPositions(21, 1, 40)[0]
 	long := Limits{Selectivity: MaxSelectivity, Remaining: 60 * time.Second}
+	on := Config{ClockSelectivity: true}
 	for _, c := range []struct {
 		name string
 		cfg  Config
 		lim  Limits
 		want int
 	}{
-		{"long clock", Config{}, long, clockSelLevel},
-		{"long clock, level 2 asked", Config{}, Limits{Selectivity: 2, Remaining: 60 * time.Second}, 2},
-		{"long clock, NoClockSelectivity", Config{NoClockSelectivity: true}, long, MaxSelectivity},
-		{"short clock", Config{}, Limits{Selectivity: MaxSelectivity, Remaining: 300 * time.Millisecond}, MaxSelectivity},
-		{"time per move", Config{}, Limits{Selectivity: MaxSelectivity, MoveTime: 10 * time.Second}, MaxSelectivity},
-		{"depth", Config{}, Limits{Selectivity: MaxSelectivity, Depth: 8}, MaxSelectivity},
+		{"long clock", on, long, clockSelLevel},
+		{"long clock, level 2 asked", on, Limits{Selectivity: 2, Remaining: 60 * time.Second}, 2},
+		{"long clock, ClockSelectivity off", Config{}, long, MaxSelectivity},
+		{"short clock", on, Limits{Selectivity: MaxSelectivity, Remaining: 300 * time.Millisecond}, MaxSelectivity},
+		{"time per move", on, Limits{Selectivity: MaxSelectivity, MoveTime: 10 * time.Second}, MaxSelectivity},
+		{"depth", on, Limits{Selectivity: MaxSelectivity, Depth: 8}, MaxSelectivity},
 	} {
 		c.cfg.TTMiB, c.cfg.Eval = 1, ev
 		e := NewEngine(c.cfg)
