@@ -73,21 +73,12 @@ func ParseEngine(text string) (Spec, error) {
 		var err error
 		switch k {
 		case "depth":
-			sp.lim.Depth, err = strconv.Atoi(v)
-			if err == nil && (sp.lim.Depth < 1 || sp.lim.Depth > 60) {
-				err = fmt.Errorf("want 1-60")
-			}
+			sp.lim.Depth, err = intIn(v, 1, 60)
 		case "end":
-			sp.lim.ExactEmpties, err = strconv.Atoi(v)
-			if err == nil && (sp.lim.ExactEmpties < 1 || sp.lim.ExactEmpties > 60) {
-				err = fmt.Errorf("want 1-60")
-			}
+			sp.lim.ExactEmpties, err = intIn(v, 1, 60)
 		case "wld":
 			// With end=N: prove win/loss/draw from this many empties down to N+1.
-			sp.lim.WLDEmpties, err = strconv.Atoi(v)
-			if err == nil && (sp.lim.WLDEmpties < 1 || sp.lim.WLDEmpties > 60) {
-				err = fmt.Errorf("want 1-60")
-			}
+			sp.lim.WLDEmpties, err = intIn(v, 1, 60)
 		case "wldsel":
 			// Measurement: the win/loss/draw band's solver selectivity (0: proofs).
 			var l int
@@ -105,10 +96,7 @@ func ParseEngine(text string) (Spec, error) {
 				err = fmt.Errorf("want a positive duration")
 			}
 		case "sel":
-			sp.lim.Selectivity, err = strconv.Atoi(v)
-			if err == nil && (sp.lim.Selectivity < 0 || sp.lim.Selectivity > search.MaxSelectivity) {
-				err = fmt.Errorf("want 0-%d", search.MaxSelectivity)
-			}
+			sp.lim.Selectivity, err = intIn(v, 0, search.MaxSelectivity)
 		case "eval":
 			evalName = v
 		case "book":
@@ -117,30 +105,18 @@ func ParseEngine(text string) (Spec, error) {
 		case "threads":
 			// Threads per search; 1 unless given, since a match usually plays several games
 			// at once (-concurrency).
-			sp.cfg.Threads, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.Threads < 1 || sp.cfg.Threads > 256) {
-				err = fmt.Errorf("want 1-256")
-			}
+			sp.cfg.Threads, err = intIn(v, 1, 256)
 		case "parallel":
 			// What the threads do with no split point to join: ybwc or speculative.
 			sp.cfg.Parallel, err = search.ParseParallel(v)
 		case "tt":
-			sp.cfg.TTMiB, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.TTMiB < 1 || sp.cfg.TTMiB > 4096) {
-				err = fmt.Errorf("want 1-4096")
-			}
+			sp.cfg.TTMiB, err = intIn(v, 1, 4096)
 		case "handover":
 			// Measurement: empties at which a search to the end hands over to the solver.
-			sp.cfg.EndHandover, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.EndHandover < -1 || sp.cfg.EndHandover > 30) {
-				err = fmt.Errorf("want -1 (never) to 30")
-			}
+			sp.cfg.EndHandover, err = intIn(v, -1, 30)
 		case "leafsolve":
 			// Measurement: leaves with at most this many empties are solved, not evaluated.
-			sp.cfg.LeafSolve, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.LeafSolve < -1 || sp.cfg.LeafSolve > 20) {
-				err = fmt.Errorf("want -1 (never) to 20")
-			}
+			sp.cfg.LeafSolve, err = intIn(v, -1, 20)
 		case "screen":
 			// Measurement: the Multi-ProbCut screen's width (off: no screen).
 			if v == "off" {
@@ -153,16 +129,10 @@ func ParseEngine(text string) (Spec, error) {
 			}
 		case "mpctop":
 			// Measurement: the highest height with Multi-ProbCut tests.
-			sp.cfg.MPCTop, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.MPCTop < 1 || sp.cfg.MPCTop > 30) {
-				err = fmt.Errorf("want 1-30")
-			}
+			sp.cfg.MPCTop, err = intIn(v, 1, 30)
 		case "horizon":
 			// Measurement: the empties down to which a game clock is shared out.
-			sp.cfg.ClockHorizon, err = strconv.Atoi(v)
-			if err == nil && (sp.cfg.ClockHorizon < 1 || sp.cfg.ClockHorizon > 40) {
-				err = fmt.Errorf("want 1-40")
-			}
+			sp.cfg.ClockHorizon, err = intIn(v, 1, 40)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int
@@ -280,3 +250,12 @@ func (p *enginePlayer) move(ctx context.Context, b board.Board, _ []board.Square
 }
 
 func (p *enginePlayer) close() error { return nil }
+
+// intIn parses an option's integer value and checks it lies in [lo, hi].
+func intIn(v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err == nil && (n < lo || n > hi) {
+		err = fmt.Errorf("want %d to %d", lo, hi)
+	}
+	return n, err
+}

@@ -315,13 +315,13 @@ func (h *iterHistory) add(depth int, best board.Square, val, scale int, settle b
 		h.same = 1
 	}
 	if depth >= extendMinDepth && h.n >= 2 {
-		d := h.vals[1] - val
+		fall := h.vals[1] - val // from the iteration two before, of the same parity
 		switch {
 		case best != h.moves[0]:
 			f = extendChange
-		case d >= extendDrop*scale:
+		case fall >= extendDrop*scale:
 			f = extendDropBy
-		case settle && depth >= settleMinDepth && h.same >= settleRuns && d < scale && d > -scale:
+		case settle && depth >= settleMinDepth && h.same >= settleRuns && fall < scale && fall > -scale:
 			f = settleBy
 		}
 	}
