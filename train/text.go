@@ -47,7 +47,8 @@ func clip(s string) string {
 
 // ReadTranscripts parses a transcript file in the format of Egaroucid's self-play records: one
 // game per line, "<moves> <result>", the moves concatenated coordinates without passes and the
-// result 1, 0 or -1 for black. Blank lines are skipped; any other malformed line is an error
+// result 1, 0 or -1 for black. Blank lines and comment lines (starting with '#', as the header
+// of `othello selfplay`'s files) are skipped; any other malformed line is an error
 // naming the file and the line.
 func ReadTranscripts(name string, r io.Reader) ([]TranscriptGame, error) {
 	var games []TranscriptGame
@@ -56,7 +57,7 @@ func ReadTranscripts(name string, r io.Reader) ([]TranscriptGame, error) {
 	line := 1
 	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		if text == "" || text[0] == '#' {
 			continue
 		}
 		fields := strings.Fields(text)

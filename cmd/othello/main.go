@@ -37,6 +37,7 @@ func commands() map[string]command {
 		"book":     {"opening book: build, deviate, extend, fix, stats, show, export, import, learn", cmdBook},
 		"bench":    {"search fixed positions to a fixed depth: nodes, time, nodes/s", cmdBench},
 		"label":    {"make search-labelled training positions from game files", cmdLabel},
+		"selfplay": {"play the engine against itself from random openings: training games", cmdSelfplay},
 		"match":    {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"openings": {"generate balanced openings (near-even lines of random plies) for match -openings", cmdOpenings},
 		"mpcfit":   {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
