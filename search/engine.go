@@ -412,13 +412,17 @@ func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 		}
 		u := e.b.Make(rm[i].sq)
 		e.ply = 1
-		v := e.rootChild(thr, height)
+		v, failedHigh := e.rootChild(thr, height)
 		e.ply = 0
 		e.b.Unmake(u)
 		if published {
 			e.specRetract()
 		}
 		if e.stopped {
+			if failedHigh && n == 1 {
+				rm[i].salvage(thr)
+				done[i] = true
+			}
 			break
 		}
 		rm[i].score = v
@@ -454,16 +458,27 @@ func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 }
 
 // rootChild is the value of the root move just made (e.ply 1) to height, searched with a null
-// window at thr (the n-th best value so far) and again above it on a fail high.
-func (e *Engine) rootChild(thr, height int) int {
+// window at thr (the n-th best value so far) and again above it on a fail high. failedHigh
+// says that the null window proved the move better than thr: when the search is stopped
+// during the re-search, that proof still holds (see rootMove.salvage).
+func (e *Engine) rootChild(thr, height int) (v int, failedHigh bool) {
 	if thr > -scoreInf && e.pvsHeight <= height+1 {
 		v := -e.alphaBeta(-thr-1, -thr, height-1)
 		if v > thr && !e.stopped {
-			v = -e.alphaBeta(-scoreInf, -thr, height-1)
+			return -e.alphaBeta(-scoreInf, -thr, height-1), true
 		}
-		return v
+		return v, false
 	}
-	return -e.alphaBeta(-scoreInf, -thr, height-1)
+	return -e.alphaBeta(-scoreInf, -thr, height-1), false
+}
+
+// salvage keeps a move whose null window at thr, the best value so far, failed high before
+// the search was stopped during its re-search: it is better than every move searched before
+// it at this depth, so it is the move to play, valued at thr+1, the least its proof gives
+// (a lower bound, like Edax's and Egaroucid's move kept on a fail high at the time limit).
+func (m *rootMove) salvage(thr int) {
+	m.score, m.exact = thr+1, true
+	m.pv = append(m.pv[:0], m.sq)
 }
 
 // nthBest returns the n-th best exact score among rm (or -scoreInf when fewer are exact).

@@ -722,3 +722,72 @@ func TestClockSelectivity(t *testing.T) {
 		}
 	}
 }
+
+// TestFailHighKeptAtStop stops searches at many node counts. A root move whose null window
+// failed high above the best value so far, when the stop comes during its re-search, is kept
+// as the move to play (rootMove.salvage), valued at the bound it proved; every stopped
+// iteration plays a move at least as good as its first move, and never reports more than the
+// true value of the move it plays (full-window values of every move, searched apart).
+func TestFailHighKeptAtStop(t *testing.T) {
+	maxH, positions := 8, randomPositions(41, 8, 36)
+	if testing.Short() {
+		maxH, positions = 7, positions[:6] // one such stop
+	}
+	salvaged, stops := 0, 0
+	for i, b := range positions {
+		// The truth: every move's full-window value at each height.
+		ref := NewEngine(Config{TTMiB: 1})
+		ref.begin(context.Background(), b, Limits{}, timePlan{})
+		truth := make([]map[board.Square]int, maxH+1)
+		for h := 1; h <= maxH; h++ {
+			ref.nextGeneration()
+			rm := ref.rootMoves(b.LegalMoves())
+			ref.searchRoot(rm, h, len(rm))
+			truth[h] = map[board.Square]int{}
+			for _, m := range rm {
+				truth[h][m.sq] = m.score
+			}
+		}
+		run := func(limit uint64) (stoppedAt int, first, played rootMove, ok bool) {
+			e := NewEngine(Config{TTMiB: 1})
+			e.begin(context.Background(), b, Limits{Nodes: limit}, timePlan{})
+			rm := e.rootMoves(b.LegalMoves())
+			for h := 1; h <= maxH; h++ {
+				first = rm[0]
+				e.nextGeneration()
+				ok = e.searchRoot(rm, h, 1)
+				if e.stopped {
+					return h, first, rm[0], ok
+				}
+			}
+			return 0, first, rm[0], ok
+		}
+		e := NewEngine(Config{TTMiB: 1})
+		e.begin(context.Background(), b, Limits{}, timePlan{})
+		rm := e.rootMoves(b.LegalMoves())
+		for h := 1; h <= maxH; h++ {
+			e.nextGeneration()
+			e.searchRoot(rm, h, 1)
+		}
+		total := e.nodes
+		for limit := uint64(pollInterval); limit < total; limit += pollInterval {
+			h, first, played, ok := run(limit)
+			if h == 0 || !ok {
+				continue
+			}
+			stops++
+			v := truth[h][played.sq]
+			if v < truth[h][first.sq] || played.score > v {
+				t.Fatalf("position %d, stopped at %d nodes in height %d: played %s valued %d (true %d), the iteration's first move %s is worth %d",
+					i, limit, h, played.sq, played.score, v, first.sq, truth[h][first.sq])
+			}
+			if played.sq != first.sq && played.score != v {
+				salvaged++ // a bound, not a finished search: the fail high kept
+			}
+		}
+	}
+	t.Logf("%d stops inside an iteration, %d moves kept on a fail high", stops, salvaged)
+	if salvaged == 0 {
+		t.Errorf("no stop fell into the re-search of a move that failed high (%d stops): the test does not reach the case", stops)
+	}
+}

@@ -273,9 +273,15 @@ func (sp *rootSplit) work(e *Engine) {
 		e.b = sp.b
 		e.b.Make(sq)
 		e.ply = 1
-		v := e.rootChild(thr, sp.height)
+		v, failedHigh := e.rootChild(thr, sp.height)
 		e.ply = 0
 		if e.stopped {
+			if failedHigh && sp.n == 1 {
+				sp.Mu.Lock()
+				sp.rm[j].salvage(thr)
+				sp.done[j] = true
+				sp.Mu.Unlock()
+			}
 			break
 		}
 		sp.Mu.Lock()
