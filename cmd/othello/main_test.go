@@ -288,6 +288,13 @@ func TestRuns(t *testing.T) {
 		cl(0, "wrote 40 positions", "-q", "label", "-o", "l.txt", "-n", "40", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", wtb),
 		cl(0, "(?s)labelled positions: 40 from.*40 labelled positions", "train", "-o", "p.gtw", "-epochs", "1", "-exact", "0", "-positions", "l.txt", "-positions-weight", "2", wtb),
 		cl(2, "badpos.txt", "train", "-o", "q.gtw", "-positions", "badpos.txt", wtb),
+		cl(2, "random plies 9..8", "selfplay", "-random-min", "9", "-random-max", "8"),
+		cl(2, "unexpected argument", "selfplay", "-n", "2", wtb),
+		cl(0, "wrote 4 games to sp.txt", "-q", "selfplay", "-n", "4", "-depth", "1", "-exact", "6", "-tt", "1", "-o", "sp.txt"),
+		cl(2, "sp.txt exists: -resume continues it", "selfplay", "-n", "6", "-depth", "1", "-exact", "6", "-tt", "1", "-o", "sp.txt"),
+		cl(0, `wrote 2 games to sp.txt .*\(6 in the file\)`, "-q", "selfplay", "-resume", "-n", "6", "-depth", "1", "-exact", "6", "-tt", "1", "-o", "sp.txt"),
+		cl(2, "made with other settings", "selfplay", "-resume", "-n", "8", "-depth", "2", "-exact", "6", "-tt", "1", "-o", "sp.txt"),
+		cl(0, "(?s)6 games read, 6 used.*wrote sp.gtw", "train", "-o", "sp.gtw", "-epochs", "1", "-exact", "0", "sp.txt"),
 		cl(0, `all\s+40\s`, "eval", "-positions", "l.txt"),
 		cl(0, "", "-q", "mpcfit", "-positions", "l.txt", "-n", "40", "-depth", "4", "-min-samples", "5", "-out", "fit.txt"),
 	})
