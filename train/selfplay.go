@@ -291,13 +291,6 @@ func SelfPlayFile(ctx context.Context, cfg SelfPlayConfig, evalName, path string
 	return nil
 }
 
-func clipTo(s string, n int) string {
-	if len(s) > n {
-		return s[:n-3] + "..."
-	}
-	return s
-}
-
 // countSelfPlayGames checks that data, the content of a self-play file at path, begins with
 // header and holds only complete legal games, and counts them.
 func countSelfPlayGames(path string, data []byte, header string) (int, error) {

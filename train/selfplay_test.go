@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -207,7 +208,7 @@ func TestSelfPlayFileInterrupted(t *testing.T) {
 	}
 	whole := collectSelfPlay(t, selfPlayTestConfig(len(games), 1))
 	for i := range games {
-		if !equalMoves(games[i].Moves, whole[i].Moves) {
+		if !slices.Equal(games[i].Moves, whole[i].Moves) {
 			t.Errorf("game %d of the interrupted file differs from the run's", i)
 		}
 	}
@@ -218,15 +219,3 @@ type hookBar struct{ add func() }
 func (b hookBar) Add(int) error { b.add(); return nil }
 func (hookBar) Describe(string) {}
 func (hookBar) Finish() error   { return nil }
-
-func equalMoves(a, b []board.Square) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

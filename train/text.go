@@ -38,9 +38,12 @@ func parseMoves(s string) ([]board.Square, error) {
 	return moves, nil
 }
 
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:37] + "..."
+func clip(s string) string { return clipTo(s, 40) }
+
+// clipTo shortens s to n bytes at most, ending it with "..." when cut.
+func clipTo(s string, n int) string {
+	if len(s) > n {
+		return s[:n-3] + "..."
 	}
 	return s
 }
