@@ -33,7 +33,7 @@ func WriteAnalysis(w io.Writer, ms []search.MoveScore, n int, evalName string, e
 		bound := m.Bound || !m.Exact && !m.WLD && n > 0 && i >= n
 		kind := "value"
 		switch {
-		case bound:
+		case bound, m.Lower:
 			kind = "bound"
 		case m.Exact:
 			kind = "exact"
@@ -46,6 +46,8 @@ func WriteAnalysis(w io.Writer, ms []search.MoveScore, n int, evalName string, e
 			score = fmt.Sprintf("%6s", scoreWords(m.Info, false))
 		case bound:
 			score = fmt.Sprintf("<=%+5.1f", m.Score)
+		case m.Lower:
+			score = fmt.Sprintf(">=%+5.1f", m.Score)
 		}
 		fmt.Fprintf(w, "%2d  %-4s %s  %-5s  %s\n", i+1, m.Move, score, kind, pvWords(m.PV))
 	}

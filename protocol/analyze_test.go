@@ -42,6 +42,16 @@ func TestWriteAnalysis(t *testing.T) {
 	if w.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", w.String(), want)
 	}
+	// A move kept on a fail high when the search stopped is at least its value.
+	w.Reset()
+	low := search.MoveScore{Move: sq("c4"), Info: search.Info{Depth: 9, Selectivity: 73, Score: 3, Lower: true}}
+	WriteAnalysis(&w, []search.MoveScore{low}, 1, "pattern", time.Second)
+	if want := " 1  c4   >= +3.0  bound  \n"; !bytes.HasSuffix(w.Bytes(), []byte(want)) {
+		t.Errorf("lower bound: got %q, want it to end %q", w.String(), want)
+	}
+	if got := scoreWords(low.Info, false); got != ">=+3.00" {
+		t.Errorf("console words for a lower bound %q, want >=+3.00", got)
+	}
 	w.Reset()
 	ms[0].Elapsed = 1500 * time.Millisecond
 	AnalysisProgress(&w)(ms)

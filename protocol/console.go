@@ -764,6 +764,8 @@ func scoreWords(in search.Info, bound bool) string {
 		return "draw"
 	case bound:
 		return "<=" + signed(in.Score)
+	case in.Lower:
+		return ">=" + signed(in.Score)
 	}
 	return signed(in.Score)
 }

@@ -375,6 +375,7 @@ type rootMove struct {
 	sq    board.Square
 	score int
 	exact bool // score is exact at this depth (not only an upper bound)
+	lower bool // score is only a lower bound (salvage)
 	pv    []board.Square
 	// wldLo and wldHi bound the game result of the move (-1 loss, 0 draw, 1 win) as far as
 	// refineWLD has proven it; wldKnown is false before any proof (bounds -1 and 1).
@@ -426,7 +427,7 @@ func (e *Engine) searchRoot(rm []rootMove, height, n int) bool {
 			break
 		}
 		rm[i].score = v
-		rm[i].exact = v > thr
+		rm[i].exact, rm[i].lower = v > thr, false
 		if rm[i].exact {
 			rm[i].pv = append(append(rm[i].pv[:0], rm[i].sq), e.pv[1][1:e.pvLen[1]]...)
 		} else {
@@ -477,7 +478,7 @@ func (e *Engine) rootChild(thr, height int) (v int, failedHigh bool) {
 // it at this depth, so it is the move to play, valued at thr+1, the least its proof gives
 // (a lower bound, like Edax's and Egaroucid's move kept on a fail high at the time limit).
 func (m *rootMove) salvage(thr int) {
-	m.score, m.exact = thr+1, true
+	m.score, m.exact, m.lower = thr+1, true, true
 	m.pv = append(m.pv[:0], m.sq)
 }
 
@@ -569,7 +570,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		out = out[:0]
 		for i := range rm {
 			out = append(out, MoveScore{Move: rm[i].sq, Info: Info{
-				Depth: depth, Selectivity: sel, Exact: exact, WLD: wld,
+				Depth: depth, Selectivity: sel, Exact: exact, WLD: wld, Lower: rm[i].lower,
 				Score: float64(rm[i].score) / float64(e.scale), Nodes: e.nodes,
 				Elapsed: time.Since(e.start), PV: append([]board.Square(nil), rm[i].pv...),
 			}, Bound: !rm[i].exact})
@@ -643,7 +644,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			// The move to play: proven in the midgame's ranking, so that among the moves
 			// of the best result the midgame's best is kept (refineWLD).
 			if _, done := e.refineWLD(rm); done {
-				rm[0].score, rm[0].exact = int(rm[0].wldLo)*e.scale, true
+				rm[0].score, rm[0].exact, rm[0].lower = int(rm[0].wldLo)*e.scale, true, false
 				rm[0].pv = []board.Square{rm[0].sq}
 				report(empties, false, true, wldSel)
 			} else if len(out) > 0 {

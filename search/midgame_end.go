@@ -119,7 +119,7 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 		if wld && r.Score < 0 {
 			// A proven loss: every move loses, keep the midgame's choice.
 			rm[0].score = -e.scale
-			rm[0].exact = true
+			rm[0].exact, rm[0].lower = true, false
 			return true
 		}
 		for i := range rm {
@@ -131,7 +131,7 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 			}
 		}
 		rm[0].score = clampSign(r.Score, wld) * e.scale
-		rm[0].exact = true
+		rm[0].exact, rm[0].lower = true, false
 		rm[0].pv = append([]board.Square(nil), r.PV...)
 		if len(rm[0].pv) == 0 {
 			rm[0].pv = []board.Square{r.Move}
@@ -171,7 +171,7 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 		}
 		v := -r.Score
 		res[i].score = clampSign(v, wld) * e.scale
-		res[i].exact = wld || v > thr
+		res[i].exact, res[i].lower = wld || v > thr, false
 		res[i].pv = append([]board.Square{res[i].sq}, r.PV...)
 	}
 	sort.SliceStable(res, func(a, b int) bool {

@@ -781,8 +781,11 @@ func TestFailHighKeptAtStop(t *testing.T) {
 				t.Fatalf("position %d, stopped at %d nodes in height %d: played %s valued %d (true %d), the iteration's first move %s is worth %d",
 					i, limit, h, played.sq, played.score, v, first.sq, truth[h][first.sq])
 			}
-			if played.sq != first.sq && played.score != v {
+			if played.lower {
 				salvaged++ // a bound, not a finished search: the fail high kept
+			} else if played.sq != first.sq && played.score != v {
+				t.Fatalf("position %d, stopped at %d nodes in height %d: played %s at %d (true %d) without the lower-bound mark",
+					i, limit, h, played.sq, played.score, v)
 			}
 		}
 	}

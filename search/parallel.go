@@ -286,7 +286,7 @@ func (sp *rootSplit) work(e *Engine) {
 		}
 		sp.Mu.Lock()
 		m := &sp.rm[j]
-		m.score, m.exact = v, v > thr
+		m.score, m.exact, m.lower = v, v > thr, false
 		if m.exact {
 			m.pv = append(append(m.pv[:0], m.sq), e.pv[1][1:e.pvLen[1]]...)
 		} else {

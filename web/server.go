@@ -445,6 +445,7 @@ type line struct {
 	Depth   string   `json:"depth"` // protocol.DepthLabel
 	Exact   bool     `json:"exact"`
 	WLD     bool     `json:"wld"`
+	Lower   bool     `json:"lower"` // Score is a lower bound (search.Info.Lower); Label starts with ">="
 	PV      []string `json:"pv"`
 	Nodes   uint64   `json:"nodes"`
 	Seconds float64  `json:"seconds"`
@@ -452,7 +453,10 @@ type line struct {
 
 func lineOf(m search.MoveScore) line {
 	l := line{Move: m.Move.String(), Score: m.Score, Label: squareLabel(m.Info), Depth: protocol.DepthLabel(m.Info),
-		Exact: m.Exact, WLD: m.WLD, Nodes: m.Nodes, Seconds: m.Elapsed.Seconds()}
+		Exact: m.Exact, WLD: m.WLD, Lower: m.Lower, Nodes: m.Nodes, Seconds: m.Elapsed.Seconds()}
+	if m.Lower {
+		l.Label = ">=" + l.Label
+	}
 	pv := m.PV
 	if len(pv) == 0 || pv[0] != m.Move {
 		pv = append([]board.Square{m.Move}, pv...)
