@@ -42,10 +42,6 @@ type Info struct {
 	Selectivity int     // percent confidence of the cuts: 100 means no selective cut was used
 	Exact       bool    // an exact endgame solve: Score is the final disc difference
 	WLD         bool    // win/loss/draw: only Score's sign counts (a proof at Selectivity 100)
-	// Lower: Score is only a lower bound, the move is at least this good. A search stopped
-	// while re-searching a root move whose null window had proven it better than the best
-	// move before it plays that move at the bound it proved (rootMove.salvage).
-	Lower bool
 	Score       float64 // in discs, from the side to move's view
 	// MonteCarlo: Score is a Monte-Carlo tree search's estimate (package uct): there is no
 	// search depth (Depth 0), Nodes counts playouts.
@@ -53,6 +49,10 @@ type Info struct {
 	Nodes      uint64
 	Elapsed    time.Duration
 	PV         []board.Square // principal variation, passes as board.NoSquare
+	// Lower: Score is only a lower bound, the move is at least this good. A search stopped
+	// while re-searching a root move whose null window had proven it better than the best
+	// move before it plays that move at the bound it proved (rootMove.salvage).
+	Lower bool
 }
 
 // Result is the outcome of a search: the move to play (board.NoSquare for a pass) and the
