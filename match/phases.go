@@ -127,10 +127,8 @@ func AnalyzePhases(ctx context.Context, games []*ggf.Game, newValuer func() Valu
 		return PhaseReport{}, err
 	}
 	type valued struct {
-		v     []float64
-		exact []bool
-		ok    []bool
-		err   error
+		pos []position
+		err error
 	}
 	results := make([]valued, len(games))
 	finished := make([]bool, len(games))
@@ -151,7 +149,7 @@ func AnalyzePhases(ctx context.Context, games []*ggf.Game, newValuer func() Valu
 					return
 				}
 				r := &results[i]
-				r.v, r.exact, r.ok, r.err = valueGame(ctx, games[i], value, opt)
+				r.pos, r.err = valueGame(ctx, games[i], value, opt)
 				if ctx.Err() != nil {
 					return
 				}
@@ -173,27 +171,38 @@ func AnalyzePhases(ctx context.Context, games []*ggf.Game, newValuer func() Valu
 		if err := results[i].err; err != nil {
 			return rep, fmt.Errorf("game %d: %w", i+1, err)
 		}
-		rep.add(g, results[i].v, results[i].exact, results[i].ok)
+		rep.add(g, results[i].pos)
 	}
 	return rep, ctx.Err()
 }
 
-// valueGame values the positions of g (index n: before its n-th move; the last one is the
-// final position) that opt asks for, each from its side to move's view.
-func valueGame(ctx context.Context, g *ggf.Game, value Valuer, opt PhaseOptions) (v []float64, exact, ok []bool, err error) {
+// position is one position of a game as AnalyzePhases sees it: its empties, the side to
+// move, and its value from that side's view when it was valued (ok).
+type position struct {
+	empties     int
+	blackToMove bool
+	ok, exact   bool
+	v           float64
+}
+
+// valueGame replays g, checking every move, and values the positions opt asks for (index n:
+// before its n-th move; the last one is the final position).
+func valueGame(ctx context.Context, g *ggf.Game, value Valuer, opt PhaseOptions) ([]position, error) {
 	n := len(g.Moves)
-	v, exact, ok = make([]float64, n+1), make([]bool, n+1), make([]bool, n+1)
+	pos := make([]position, n+1)
 	b := g.Start
 	for i := 0; i <= n; i++ {
+		p := &pos[i]
+		p.empties, p.blackToMove = b.NumEmpties(), b.BlackToMove
 		switch {
 		case b.GameOver():
-			v[i], exact[i], ok[i] = float64(b.FinalScore()), true, true
-		case b.NumEmpties() <= opt.ExactFrom || opt.Midgame:
-			v[i], exact[i], err = value(ctx, b)
-			if err != nil {
-				return nil, nil, nil, err
+			p.v, p.exact, p.ok = float64(b.FinalScore()), true, true
+		case p.empties <= opt.ExactFrom || opt.Midgame:
+			var err error
+			if p.v, p.exact, err = value(ctx, b); err != nil {
+				return nil, err
 			}
-			ok[i] = true
+			p.ok = true
 		}
 		if i == n {
 			break
@@ -202,20 +211,20 @@ func valueGame(ctx context.Context, g *ggf.Game, value Valuer, opt PhaseOptions)
 		switch {
 		case m.Square == board.NoSquare:
 			if !b.MustPass() {
-				return nil, nil, nil, fmt.Errorf("move %d: a pass with moves to play", i+1)
+				return nil, fmt.Errorf("move %d: a pass with moves to play", i+1)
 			}
 			b.Pass()
 		case !b.IsLegal(m.Square):
-			return nil, nil, nil, fmt.Errorf("move %d: %v is not legal", i+1, m.Square)
+			return nil, fmt.Errorf("move %d: %v is not legal", i+1, m.Square)
 		default:
 			b.Make(m.Square)
 		}
 	}
-	return v, exact, ok, nil
+	return pos, nil
 }
 
 // add sums one valued game into the report.
-func (rep *PhaseReport) add(g *ggf.Game, v []float64, exact, ok []bool) {
+func (rep *PhaseReport) add(g *ggf.Game, pos []position) {
 	rep.Games++
 	bi := rep.player(g.Black)
 	wi := rep.player(g.White) // may grow the slice: pointers only after both
@@ -223,35 +232,21 @@ func (rep *PhaseReport) add(g *ggf.Game, v []float64, exact, ok []bool) {
 	black.Games++
 	white.Games++
 	final := g.Final()
-	blackFinal := final.BlackScore()
-	black.Final += points(float64(blackFinal))
-	white.Final += points(float64(-blackFinal))
+	blackFinal := float64(final.BlackScore()) // the record's end, finished or not
+	black.Final += points(blackFinal)
+	white.Final += points(-blackFinal)
 
-	// Expected scores at the checkpoints, from the first valued position at or below each.
-	b := g.Start
-	blackToMove := make([]bool, len(g.Moves)+1)
-	empties := make([]int, len(g.Moves)+1)
-	for i := 0; ; i++ {
-		blackToMove[i], empties[i] = b.BlackToMove, b.NumEmpties()
-		if i == len(g.Moves) {
-			break
-		}
-		if m := g.Moves[i]; m.Square == board.NoSquare {
-			b.Pass()
-		} else {
-			b.Make(m.Square)
-		}
-	}
+	// Expected scores at the checkpoints, at the first position at or below each.
 	for c, e := range rep.Options.Checkpoints {
-		for i := range v {
-			if empties[i] > e {
+		for _, p := range pos {
+			if p.empties > e {
 				continue
 			}
-			if !ok[i] {
+			if !p.ok {
 				break // the position at the checkpoint was not valued
 			}
-			bv := v[i]
-			if !blackToMove[i] {
+			bv := p.v
+			if !p.blackToMove {
 				bv = -bv
 			}
 			black.Expected[c] += points(bv)
@@ -273,37 +268,39 @@ func (rep *PhaseReport) add(g *ggf.Game, v []float64, exact, ok []bool) {
 		if m.Black {
 			p = black
 		}
-		s := &p.Phases[rep.phase(empties[i])]
+		before, after := pos[i], pos[i+1]
+		s := &p.Phases[rep.phase(before.empties)]
 		s.Moves++
 		if m.HasTime {
 			s.Time += m.Time
 		}
-		if !ok[i] || !ok[i+1] {
+		if !before.ok || !after.ok {
 			if perfect[p] < 0 {
-				perfect[p] = empties[i] - 1
+				perfect[p] = before.empties - 1
 			}
 			continue
 		}
-		after := v[i+1]
-		if blackToMove[i+1] != blackToMove[i] {
-			after = -after
+		va := after.v // the value after the move, from the mover's view
+		if after.blackToMove != before.blackToMove {
+			va = -va
 		}
-		loss := v[i] - after
+		loss := before.v - va
 		s.Valued++
 		s.Loss += loss
-		if exact[i] && exact[i+1] {
+		exact := before.exact && after.exact
+		if exact {
 			s.Exact++
-			if points(after) < points(v[i]) {
+			if points(va) < points(before.v) {
 				s.ResultErrors++
 			}
 		}
-		if perfect[p] < 0 && (loss != 0 || !exact[i] || !exact[i+1]) {
-			perfect[p] = empties[i] - 1 // the moves below were all exact and lost nothing
+		if perfect[p] < 0 && (loss != 0 || !exact) {
+			perfect[p] = before.empties - 1 // the moves below were all exact and lost nothing
 		}
 	}
 	for p, e := range perfect {
 		if e < 0 {
-			e = empties[0]
+			e = pos[0].empties
 		}
 		p.PerfectFrom += min(e, rep.Options.ExactFrom)
 		p.PerfectGames++

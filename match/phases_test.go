@@ -3,7 +3,6 @@ package match
 import (
 	"context"
 	"errors"
-	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -29,7 +28,7 @@ func negamax(b board.Board, alpha, beta int) int {
 	}
 	best := -65
 	for moves != 0 {
-		sq := board.Square(bits.TrailingZeros64(moves))
+		sq := board.FirstSquare(moves)
 		moves &= moves - 1
 		u := b.Make(sq)
 		v := -negamax(b, -beta, -alpha)
@@ -73,11 +72,11 @@ func midgameStart(r *rand.Rand, empties int) board.Board {
 				b.Pass()
 				continue
 			}
-			n := r.IntN(bits.OnesCount64(moves))
+			n := r.IntN(board.Count(moves))
 			for ; n > 0; n-- {
 				moves &= moves - 1
 			}
-			b.Make(board.Square(bits.TrailingZeros64(moves)))
+			b.Make(board.FirstSquare(moves))
 		}
 		if !b.GameOver() && b.LegalMoves() != 0 {
 			return b
@@ -108,7 +107,7 @@ func playOut(t *testing.T, start board.Board, blunderAt int) (*ggf.Game, int) {
 		best, worst := -65, 65
 		var bestSq, worstSq board.Square
 		for m := moves; m != 0; m &= m - 1 {
-			sq := board.Square(bits.TrailingZeros64(m))
+			sq := board.FirstSquare(m)
 			v := childValue(b, sq)
 			if v > best {
 				best, bestSq = v, sq
