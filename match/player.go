@@ -131,7 +131,8 @@ func ParseEngine(text string) (Spec, error) {
 			// Measurement: the highest height with Multi-ProbCut tests.
 			sp.cfg.MPCTop, err = intIn(v, 1, 30)
 		case "horizon":
-			// Measurement: the empties down to which a game clock is shared out.
+			// Measurement: the empties down to which a game clock is shared out (default:
+			// scaled with the clock).
 			sp.cfg.ClockHorizon, err = intIn(v, 1, 40)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
@@ -144,7 +145,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -172,6 +173,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.NoTimeExtension = !on
 			case "settle":
 				sp.cfg.Settle = on
+			case "endsolves":
+				sp.cfg.EndSolves = on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

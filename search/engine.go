@@ -61,6 +61,10 @@ type Config struct {
 	// NoTimeExtension: under a game clock, stop starting midgame iterations at the plan's soft
 	// limit even when the last one changed the best move or lowered the value (measurement).
 	NoTimeExtension bool
+	// EndSolves: under time control, a midgame search whose last iteration reached the end of
+	// the game (selectively) before the soft limit goes on with the solver's probable solves
+	// of higher confidence and the exact solve (endSolveLevels; measurement).
+	EndSolves bool
 	// Settle: under a game clock, a best move kept for several deep iterations at a steady
 	// value shrinks the soft limit (iterHistory.add; measurement).
 	Settle bool
@@ -81,7 +85,7 @@ type Config struct {
 	// the fitted ones get derived regressions (MPCParams.withDeepHeights).
 	MPCTop int
 	// ClockHorizon is the empties down to which a game clock is shared out over the moves
-	// left (0: defaultClockHorizon; measurement).
+	// left (0: scaled with the clock, scaledHorizon; measurement).
 	ClockHorizon int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
@@ -123,7 +127,7 @@ type Engine struct {
 	level           int     // selectivity level of the running search
 	mpcT            float64 // its confidence threshold
 	mpcScreen       float64 // probCut screen width in deviations of the static prediction (0: off)
-	clockHorizon    int     // empties down to which a game clock is shared out (planTimeTo)
+	clockHorizon    int     // empties down to which a game clock is shared out (planTimeTo; 0: scaled)
 	solver          *endgame.Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
@@ -275,10 +279,7 @@ func (e *Engine) configure(cfg Config) {
 	case cfg.MPCScreen == 0:
 		e.mpcScreen = defaultMPCScreen
 	}
-	e.clockHorizon = defaultClockHorizon
-	if cfg.ClockHorizon > 0 {
-		e.clockHorizon = cfg.ClockHorizon
-	}
+	e.clockHorizon = max(cfg.ClockHorizon, 0)
 	e.splitHeight = defaultSplitHeight
 	if cfg.SplitHeight > 0 {
 		e.splitHeight = cfg.SplitHeight
@@ -591,6 +592,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	}
 	soft := tp.soft
 	var hist iterHistory
+	reached := 0 // the last midgame iteration completed
 	for d := 1; d <= plan.maxDepth; d++ {
 		if d > 1 {
 			e.poll()
@@ -599,6 +601,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		if !e.searchRoot(rm, d, n) {
 			break
 		}
+		reached = d
 		report(d, false, false, sel)
 		if lim.Remaining > 0 && !e.cfg.NoTimeExtension {
 			soft = tp.extendedSoft(hist.add(d, rm[0].sq, rm[0].score, e.scale, e.cfg.Settle))
@@ -622,6 +625,26 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			}
 			report(empties, l == 0, false, SelectivityPercent(l))
 			if tp.soft > 0 && time.Since(e.start) > tp.soft {
+				break
+			}
+		}
+	}
+	if e.cfg.EndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
+		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
+		// The selective search reached the end of the game with time to spare: surer solves,
+		// each dropped for the result before it if it runs into the hard limit.
+		for _, l := range endSolveLevels {
+			if l >= e.level {
+				continue
+			}
+			e.solver.SetSelectivity(l)
+			ok := e.solveRoot(rm, n, false)
+			e.solver.SetSelectivity(0)
+			if !ok {
+				break
+			}
+			report(empties, l == 0, false, SelectivityPercent(l))
+			if time.Since(e.start) > soft {
 				break
 			}
 		}

@@ -143,3 +143,40 @@ func TestMidgameHint(t *testing.T) {
 		t.Fatal("no child of the root has a hint")
 	}
 }
+
+// TestEndSolves: with Config.EndSolves, a timed search whose selective midgame iterations
+// reach the end of the game with time left goes on to the exact solve, whose score is exact
+// minimax's; without it the move keeps its selective value.
+func TestEndSolves(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The solve from 4 empties only, so that the midgame iterations play the position out.
+	lim := Limits{MoveTime: time.Minute, ExactEmpties: 4, Selectivity: 5}
+	for _, on := range []bool{false, true} {
+		e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, EndSolves: on})
+		for i, b := range randomPositions(31, 6, 10) {
+			var infos []Info
+			r := e.Search(context.Background(), b, lim, func(in Info) { infos = append(infos, in) })
+			if !b.IsLegal(r.Move) {
+				t.Fatalf("end solves %v, position %d: illegal move %s", on, i, r.Move)
+			}
+			if !on {
+				if r.Exact || r.Selectivity == 100 {
+					t.Fatalf("position %d: exact without end solves: %+v", i, r.Info)
+				}
+				continue
+			}
+			if !r.Exact || r.Depth != b.NumEmpties() || r.Selectivity != 100 {
+				t.Fatalf("position %d (%s): not solved after the midgame: %+v", i, b.OBF(), r.Info)
+			}
+			if want := exactMinimax(b.P, b.O); int(r.Score) != want {
+				t.Fatalf("position %d (%s): end solve %v, exact minimax %d", i, b.OBF(), r.Score, want)
+			}
+			if len(infos) < 2 || infos[len(infos)-2].Exact {
+				t.Fatalf("position %d: the exact solve did not follow a selective result: %+v", i, infos)
+			}
+		}
+	}
+}
