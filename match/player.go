@@ -131,8 +131,7 @@ func ParseEngine(text string) (Spec, error) {
 			// Measurement: the highest height with Multi-ProbCut tests.
 			sp.cfg.MPCTop, err = intIn(v, 1, 30)
 		case "horizon":
-			// Measurement: the empties down to which a game clock is shared out (default:
-			// scaled with the clock).
+			// Measurement: the empties down to which a game clock is shared out.
 			sp.cfg.ClockHorizon, err = intIn(v, 1, 40)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).

@@ -85,7 +85,7 @@ type Config struct {
 	// the fitted ones get derived regressions (MPCParams.withDeepHeights).
 	MPCTop int
 	// ClockHorizon is the empties down to which a game clock is shared out over the moves
-	// left (0: scaled with the clock, scaledHorizon; measurement).
+	// left (0: defaultClockHorizon; measurement).
 	ClockHorizon int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
@@ -127,7 +127,7 @@ type Engine struct {
 	level           int     // selectivity level of the running search
 	mpcT            float64 // its confidence threshold
 	mpcScreen       float64 // probCut screen width in deviations of the static prediction (0: off)
-	clockHorizon    int     // empties down to which a game clock is shared out (planTimeTo; 0: scaled)
+	clockHorizon    int     // empties down to which a game clock is shared out (planTimeTo)
 	solver          *endgame.Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
@@ -279,7 +279,10 @@ func (e *Engine) configure(cfg Config) {
 	case cfg.MPCScreen == 0:
 		e.mpcScreen = defaultMPCScreen
 	}
-	e.clockHorizon = max(cfg.ClockHorizon, 0)
+	e.clockHorizon = defaultClockHorizon
+	if cfg.ClockHorizon > 0 {
+		e.clockHorizon = cfg.ClockHorizon
+	}
 	e.splitHeight = defaultSplitHeight
 	if cfg.SplitHeight > 0 {
 		e.splitHeight = cfg.SplitHeight

@@ -291,7 +291,7 @@ func TestStop(t *testing.T) {
 func TestTimePlanKeepsClock(t *testing.T) {
 	for _, clock := range []time.Duration{100 * time.Millisecond, time.Second, 60 * time.Second} {
 		for _, inc := range []time.Duration{0, time.Second} {
-			for _, horizon := range []int{0, defaultClockHorizon, 24} {
+			for _, horizon := range []int{defaultClockHorizon, 16, 24} {
 				left := clock
 				for empties := 60; empties > 0; empties -= 2 {
 					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon)
@@ -323,49 +323,6 @@ func TestTimePlanKeepsClock(t *testing.T) {
 	tp := planTime(Limits{MoveTime: time.Second}, 40)
 	if tp.hard > time.Second || tp.hard < 900*time.Millisecond || tp.soft >= tp.hard {
 		t.Fatalf("move time plan %+v", tp)
-	}
-}
-
-// TestScaledHorizon checks the clock horizon's scale: short clocks keep the measured 16, a
-// ten times longer one counts down to 24, more clock never an earlier horizon, and a set
-// horizon is kept.
-func TestScaledHorizon(t *testing.T) {
-	for _, c := range []struct {
-		clock   time.Duration
-		empties int
-		want    int
-	}{
-		{100 * time.Millisecond, 52, 16}, {4500 * time.Millisecond, 52, 16}, {8200 * time.Millisecond, 52, 16},
-		{40 * time.Second, 52, 24}, {12 * time.Second, 30, 23}, {time.Hour, 52, maxClockHorizon},
-		{2 * time.Second, 14, 20}, // 1.87 s usable over at least 4 squares
-	} {
-		usable := c.clock - clockReserve(c.clock)
-		if h := scaledHorizon(usable, c.empties); h != c.want {
-			t.Errorf("clock %v at %d empties: horizon %d, want %d", c.clock, c.empties, h, c.want)
-		}
-	}
-	for empties := 10; empties <= 60; empties++ {
-		last := 0
-		for usable := time.Millisecond; usable < 2*time.Hour; usable = usable * 5 / 4 {
-			h := scaledHorizon(usable, empties)
-			if h < last || h < defaultClockHorizon || h > maxClockHorizon {
-				t.Fatalf("%d empties, %v usable: horizon %d after %d", empties, usable, h, last)
-			}
-			last = h
-		}
-	}
-	// The scaled horizon spends more of a long clock early than horizon 16 does, and a set
-	// horizon is used as it is.
-	lim := Limits{Remaining: 40 * time.Second}
-	if a, b := planTimeTo(lim, 52, 0), planTimeTo(lim, 52, 16); a.hard <= b.hard || a.soft <= b.soft {
-		t.Fatalf("40 s clock at 52 empties: scaled %+v, horizon 16 %+v", a, b)
-	}
-	if a, b := planTime(lim, 52), planTimeTo(lim, 52, 24); a != b {
-		t.Fatalf("40 s clock: scaled plan %+v, horizon 24 %+v", a, b)
-	}
-	short := Limits{Remaining: 4500 * time.Millisecond}
-	if a, b := planTime(short, 52), planTimeTo(short, 52, 16); a != b {
-		t.Fatalf("4.5 s clock: scaled plan %+v, horizon 16 %+v", a, b)
 	}
 }
 

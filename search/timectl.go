@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"time"
 
 	"github.com/othellogo/othello/board"
@@ -38,38 +37,13 @@ func clockReserve(remaining time.Duration) time.Duration {
 // and scored 48.8% (paired +1.0, SE 2.8; docs/matches.md), none lost on time.
 const defaultClockHorizon = 16
 
-// A longer clock solves earlier: horizon 16 on a 40 s clock (NTest depth 23's time) left 22-25%
-// of the clock unspent (docs/matches.md), with 10-15 s still left at 26 empties, where a
-// probable solve and then the exact one at 24 finish the game in 4-6 s. So without a set
-// horizon the plan scales it with the clock a remaining empty square has (the usable clock over
-// the empties above defaultClockHorizon, about constant over a game whose moves spend their
-// targets): defaultClockHorizon up to horizonStep a square, then horizonPerDoubling empties
-// more for each doubling (rounded), up to maxClockHorizon. A 4.5-8.2 s game clock (about
-// 120-215 ms a square at the start) keeps 16, a 40 s one (about 1.05 s) gets 24.
-const (
-	horizonStep        = 200 * time.Millisecond
-	horizonPerDoubling = 3.5
-	maxClockHorizon    = 24
-)
-
-// scaledHorizon is the clock horizon for usable time left at empties empty squares.
-func scaledHorizon(usable time.Duration, empties int) int {
-	perSquare := usable / time.Duration(max(empties-defaultClockHorizon, 4))
-	if perSquare <= horizonStep {
-		return defaultClockHorizon
-	}
-	h := defaultClockHorizon + int(math.Round(horizonPerDoubling*math.Log2(float64(perSquare)/float64(horizonStep))))
-	return min(h, maxClockHorizon)
-}
-
 // planTime turns the limits into soft and hard durations for a position with empties empty
-// squares, with the clock horizon scaled to the clock (scaledHorizon).
+// squares, with the default clock horizon.
 func planTime(lim Limits, empties int) timePlan {
-	return planTimeTo(lim, empties, 0)
+	return planTimeTo(lim, empties, defaultClockHorizon)
 }
 
-// planTimeTo is planTime with the clock's moves counted down to horizon empties (0: the
-// scaled horizon).
+// planTimeTo is planTime with the clock's moves counted down to horizon empties.
 func planTimeTo(lim Limits, empties, horizon int) timePlan {
 	var tp timePlan
 	if lim.MoveTime > 0 {
@@ -81,9 +55,6 @@ func planTimeTo(lim Limits, empties, horizon int) timePlan {
 		usable := lim.Remaining - clockReserve(lim.Remaining)
 		if usable < time.Millisecond {
 			usable = time.Millisecond
-		}
-		if horizon <= 0 {
-			horizon = scaledHorizon(usable, empties)
 		}
 		// Our moves left before the exact solve finishes the game, roughly.
 		movesLeft := max((empties-horizon)/2, 2)
