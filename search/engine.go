@@ -616,28 +616,13 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if (plan.solve || plan.wldOnly) && !e.stopped {
 		e.poll()
 	}
-	if plan.probable && !e.stopped {
-		// Like the midgame iterations, no new solve starts after the soft limit: the next,
-		// more exact one would most likely run into the hard limit and be thrown away.
-		for _, l := range []int{5, 3, 0} {
-			e.solver.SetSelectivity(l)
-			ok := e.solveRoot(rm, n, false)
-			e.solver.SetSelectivity(0)
-			if !ok {
-				break
-			}
-			report(empties, l == 0, false, SelectivityPercent(l))
-			if tp.soft > 0 && time.Since(e.start) > tp.soft {
-				break
-			}
-		}
-	}
-	if e.cfg.EndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
-		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
-		// The selective search reached the end of the game with time to spare: surer solves,
-		// each dropped for the result before it if it runs into the hard limit.
-		for _, l := range endSolveLevels {
-			if l >= e.level {
+	// ladder runs solves at those of levels under below, each more exact than the last, until one
+	// does not finish or the soft limit (0: none) has passed: like the midgame iterations,
+	// no new solve starts after it, as the next would most likely run into the hard limit
+	// and be thrown away.
+	ladder := func(levels []int, below int, soft time.Duration) {
+		for _, l := range levels {
+			if l >= below {
 				continue
 			}
 			e.solver.SetSelectivity(l)
@@ -647,10 +632,19 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 				break
 			}
 			report(empties, l == 0, false, SelectivityPercent(l))
-			if time.Since(e.start) > soft {
+			if soft > 0 && time.Since(e.start) > soft {
 				break
 			}
 		}
+	}
+	if plan.probable && !e.stopped {
+		ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft)
+	}
+	if e.cfg.EndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
+		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
+		// The selective search reached the end of the game with time to spare: surer solves,
+		// each dropped for the result before it if it runs into the hard limit.
+		ladder(endSolveLevels[:], e.level, soft)
 	}
 	if plan.wldOnly && !e.stopped {
 		// A depth level's band is probable (plan.wldLevel): the solver's cuts at that
