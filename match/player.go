@@ -173,7 +173,7 @@ func ParseEngine(text string) (Spec, error) {
 			case "settle":
 				sp.cfg.Settle = on
 			case "endsolves":
-				sp.cfg.EndSolves = on
+				sp.cfg.NoEndSolves = !on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

@@ -61,10 +61,11 @@ type Config struct {
 	// NoTimeExtension: under a game clock, stop starting midgame iterations at the plan's soft
 	// limit even when the last one changed the best move or lowered the value (measurement).
 	NoTimeExtension bool
-	// EndSolves: under time control, a midgame search whose last iteration reached the end of
-	// the game (selectively) before the soft limit goes on with the solver's probable solves
-	// of higher confidence and the exact solve (endSolveLevels; measurement).
-	EndSolves bool
+	// NoEndSolves: under time control, a midgame search whose last iteration reached the end
+	// of the game (selectively) before the soft limit stops there, instead of going on with
+	// the solver's probable solves of higher confidence and the exact solve (endSolveLevels;
+	// measurement).
+	NoEndSolves bool
 	// Settle: under a game clock, a best move kept for several deep iterations at a steady
 	// value shrinks the soft limit (iterHistory.add; measurement).
 	Settle bool
@@ -640,7 +641,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if plan.probable && !e.stopped {
 		ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft)
 	}
-	if e.cfg.EndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
+	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
 		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
 		// The selective search reached the end of the game with time to spare: surer solves,
 		// each dropped for the result before it if it runs into the hard limit.

@@ -144,7 +144,7 @@ func TestMidgameHint(t *testing.T) {
 	}
 }
 
-// TestEndSolves: with Config.EndSolves, a timed search whose selective midgame iterations
+// TestEndSolves: by default (Config.NoEndSolves unset), a timed search whose selective midgame iterations
 // reach the end of the game with time left goes on to the exact solve, whose score is exact
 // minimax's; without it the move keeps its selective value.
 func TestEndSolves(t *testing.T) {
@@ -155,7 +155,7 @@ func TestEndSolves(t *testing.T) {
 	// The solve from 4 empties only, so that the midgame iterations play the position out.
 	lim := Limits{MoveTime: time.Minute, ExactEmpties: 4, Selectivity: 5}
 	for _, on := range []bool{false, true} {
-		e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, EndSolves: on})
+		e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, NoEndSolves: !on})
 		for i, b := range randomPositions(31, 6, 10) {
 			var infos []Info
 			r := e.Search(context.Background(), b, lim, func(in Info) { infos = append(infos, in) })
