@@ -144,9 +144,9 @@ func TestMidgameHint(t *testing.T) {
 	}
 }
 
-// TestEndSolves: by default (Config.NoEndSolves unset), a timed search whose selective midgame iterations
-// reach the end of the game with time left goes on to the exact solve, whose score is exact
-// minimax's; without it the move keeps its selective value.
+// TestEndSolves: by default a timed search whose selective midgame iterations reach the end
+// of the game with time left goes on to the exact solve, whose score is exact minimax's; with
+// Config.NoEndSolves the move keeps its selective value.
 func TestEndSolves(t *testing.T) {
 	ev, err := eval.Default()
 	if err != nil {
