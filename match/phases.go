@@ -113,6 +113,9 @@ type PlayerPhases struct {
 }
 
 // PhaseReport is the analysis of a set of games: one entry per player name, in the order met.
+// In a game whose two players have the same name (self-play of one engine) they are kept
+// apart as "NAME (black)" and "NAME (white)", so that neither side's moves and score are
+// summed into the other's.
 type PhaseReport struct {
 	Options PhaseOptions
 	Games   int
@@ -226,8 +229,12 @@ func valueGame(ctx context.Context, g *ggf.Game, value Valuer, opt PhaseOptions)
 // add sums one valued game into the report.
 func (rep *PhaseReport) add(g *ggf.Game, pos []position) {
 	rep.Games++
-	bi := rep.player(g.Black)
-	wi := rep.player(g.White) // may grow the slice: pointers only after both
+	bname, wname := g.Black, g.White
+	if bname == wname {
+		bname, wname = bname+" (black)", wname+" (white)"
+	}
+	bi := rep.player(bname)
+	wi := rep.player(wname) // may grow the slice: pointers only after both
 	black, white := &rep.Players[bi], &rep.Players[wi]
 	black.Games++
 	white.Games++

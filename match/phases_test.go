@@ -285,3 +285,41 @@ func TestSearchValuer(t *testing.T) {
 		t.Errorf("a depth-4 value at 30 empties called exact (%v)", err)
 	}
 }
+
+// Self-play of one engine: both sides carry the same name, and the report must still keep the
+// blunderer's loss and score apart from its opponent's.
+func TestAnalyzePhasesSameNameBothSides(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for {
+		g, lost := playOut(t, midgameStart(r, 10), 1)
+		if lost == 0 {
+			continue
+		}
+		blunderBlack := g.Moves[1].Black
+		g.Black, g.White = "engine", "engine"
+		rep, err := AnalyzePhases(context.Background(), []*ggf.Game{g}, exactValuer, PhaseOptions{ExactFrom: 60, Checkpoints: []int{0}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Players) != 2 || rep.Players[0].Name != "engine (black)" || rep.Players[1].Name != "engine (white)" {
+			t.Fatalf("players %+v, want engine (black) and engine (white)", rep.Players)
+		}
+		for i, p := range rep.Players {
+			var loss float64
+			for _, s := range p.Phases {
+				loss += s.Loss
+			}
+			want := 0.0
+			if (i == 0) == blunderBlack {
+				want = float64(lost)
+			}
+			if p.Games != 1 || p.PerfectGames != 1 || loss != want {
+				t.Errorf("%s: %d games, %d perfect-run games, loss %v; want 1, 1, %v", p.Name, p.Games, p.PerfectGames, loss, want)
+			}
+		}
+		if f := rep.Players[0].Final + rep.Players[1].Final; f != 1 {
+			t.Errorf("final scores sum to %v over one game", f)
+		}
+		return
+	}
+}
