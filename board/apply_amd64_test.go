@@ -39,3 +39,38 @@ func TestApplyAVX512(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyAVX2 makes and unmakes every move of the positions of random games through the
+// AVX2 vector update and through applyGo and compares the boards.
+func TestApplyAVX2(t *testing.T) {
+	if !hasAVX2 || !cpuHasBMI1() {
+		t.Skip("no AVX2 and BMI1 on this processor")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for g := 0; g < 200; g++ {
+		b := Start()
+		for !b.GameOver() {
+			for m := b.LegalMoves(); m != 0; m &= m - 1 {
+				sq := FirstSquare(m)
+				f := Flips(b.P, b.O, sq)
+				for _, sign := range []int{1, -1} {
+					v, s := b, b
+					applyAVX2(&v.Lines[0], sq, f, (sign < 0) == v.BlackToMove)
+					s.applyGo(sq, f, sign)
+					if v != s {
+						t.Fatalf("%s: %s sign %d: vector indices %v %v, Go %v %v", b.OBF(), sq, sign, v.Lines, v.Ext, s.Lines, s.Ext)
+					}
+				}
+			}
+			moves := b.LegalMoves()
+			if moves == 0 {
+				b.Pass()
+				continue
+			}
+			for n := r.IntN(Count(moves)); n > 0; n-- {
+				moves &= moves - 1
+			}
+			b.Make(FirstSquare(moves))
+		}
+	}
+}

@@ -68,7 +68,7 @@ func (b Bench) Run() {
 	if base.Threads > 1 {
 		threads = fmt.Sprintf("%d threads (%v)", base.Threads, base.Parallel)
 	}
-	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation, %s pattern sum\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration(), patterns.SumKind())
+	fmt.Fprintf(b.Out, "bench: %d positions, depth %d, eval %s, tables %d MiB, %s, %s move generation, %s index update, %s pattern sum\n", len(b.Boards), b.Depth, b.EvalName, base.TTMiB, threads, board.MoveGeneration(), board.IndexUpdate(), patterns.SumKind())
 	var refs [][]MoveScore
 	if b.Loss {
 		start := time.Now()
