@@ -1,5 +1,15 @@
 #include "textflag.h"
 
+// APPLY_ARGS loads the arguments of applyAVX512 and applyAVX2: DI the indices, BX the flips,
+// SI lineDeltaVec and AX the offset of the placed square's vector in it.
+#define APPLY_ARGS \
+	MOVQ lines+0(FP), DI; \
+	MOVBQZX sq+8(FP), AX; \
+	MOVQ f+16(FP), BX; \
+	LEAQ ·lineDeltaVec(SB), SI; \
+	ANDQ $63, AX; \
+	SHLQ $7, AX
+
 // func applyAVX512(lines *uint16, sq Square, f uint64, neg bool)
 //
 // The index changes of a move as one vector sum: lineDeltaVec[s] holds, in the 54 words of
@@ -8,12 +18,7 @@
 // subtracted when neg), modulo 2^16 like the scalar adds of applyGo. The second half of the
 // indices (words 32..53) is loaded and stored under a mask, so nothing past them is touched.
 TEXT ·applyAVX512(SB), NOSPLIT, $0-25
-	MOVQ lines+0(FP), DI
-	MOVBQZX sq+8(FP), AX
-	MOVQ f+16(FP), BX
-	LEAQ ·lineDeltaVec(SB), SI
-	ANDQ $63, AX
-	SHLQ $7, AX
+	APPLY_ARGS
 	VMOVDQU64 (SI)(AX*1), Z2
 	VMOVDQU64 64(SI)(AX*1), Z3
 	VPXORQ Z4, Z4, Z4
@@ -84,12 +89,7 @@ no:
 // 0..47) and one 16-byte one (words 48..55 of lineDeltaVec, of which the indices hold 48..53).
 // The last six indices are read and written as 8 + 4 bytes, so nothing past them is touched.
 TEXT ·applyAVX2(SB), NOSPLIT, $0-25
-	MOVQ lines+0(FP), DI
-	MOVBQZX sq+8(FP), AX
-	MOVQ f+16(FP), BX
-	LEAQ ·lineDeltaVec(SB), SI
-	ANDQ $63, AX
-	SHLQ $7, AX
+	APPLY_ARGS
 	VMOVDQU (SI)(AX*1), Y0
 	VMOVDQU 32(SI)(AX*1), Y1
 	VMOVDQU 64(SI)(AX*1), Y2
