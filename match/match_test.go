@@ -200,7 +200,7 @@ func TestOpenings(t *testing.T) {
 }
 
 func TestParseEngineErrors(t *testing.T) {
-	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x",
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41",
 		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
@@ -210,6 +210,9 @@ func TestParseEngineErrors(t *testing.T) {
 	if err != nil || sp.lim.Depth != 8 || sp.lim.Selectivity != 2 || sp.cfg.Eval != nil || sp.lim.MoveTime != 200*time.Millisecond ||
 		sp.lim.ExactEmpties != 14 || sp.cfg.TTMiB != 1 || sp.cfg.Threads != 2 || sp.cfg.Parallel != search.ParallelSpeculative {
 		t.Errorf("%+v, %v", sp, err)
+	}
+	if sp := mustParse(t, "depth=4,horizon=18,endhorizon=20"); sp.cfg.ClockHorizon != 18 || sp.cfg.EndHorizon != 20 {
+		t.Errorf("horizons: %+v", sp.cfg)
 	}
 	if sp := mustParse(t, "depth=4"); sp.cfg.Eval == nil || sp.cfg.TTMiB != 16 {
 		t.Errorf("defaults: %+v", sp.cfg)

@@ -133,6 +133,9 @@ func ParseEngine(text string) (Spec, error) {
 		case "horizon":
 			// Measurement: the empties down to which a game clock is shared out.
 			sp.cfg.ClockHorizon, err = intIn(v, 1, 40)
+		case "endhorizon":
+			// Measurement: the empties down to which a game clock is shared out near the end.
+			sp.cfg.EndHorizon, err = intIn(v, 1, 40)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int

@@ -88,6 +88,9 @@ type Config struct {
 	// ClockHorizon is the empties down to which a game clock is shared out over the moves
 	// left (0: defaultClockHorizon; measurement).
 	ClockHorizon int
+	// EndHorizon, when above the clock horizon, is the empties down to which a game clock is
+	// shared out from EndHorizon+endPhase empties on (planTimeTo; 0: none; measurement).
+	EndHorizon int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -526,7 +529,7 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
-	tp := planTimeTo(lim, empties, e.clockHorizon)
+	tp := planTimeTo(lim, empties, e.clockHorizon, e.cfg.EndHorizon)
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)

@@ -291,10 +291,11 @@ func TestStop(t *testing.T) {
 func TestTimePlanKeepsClock(t *testing.T) {
 	for _, clock := range []time.Duration{100 * time.Millisecond, time.Second, 60 * time.Second} {
 		for _, inc := range []time.Duration{0, time.Second} {
-			for _, horizon := range []int{defaultClockHorizon, 16, 24} {
+			for _, hz := range [][2]int{{defaultClockHorizon, 0}, {16, 0}, {24, 0}, {16, 20}, {16, 22}} {
+				horizon, endHorizon := hz[0], hz[1]
 				left := clock
 				for empties := 60; empties > 0; empties -= 2 {
-					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon)
+					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon)
 					if tp.hard <= 0 || tp.soft > tp.hard || tp.hard >= left {
 						t.Fatalf("clock %v left %v empties %d: plan %+v", clock, left, empties, tp)
 					}
@@ -306,7 +307,7 @@ func TestTimePlanKeepsClock(t *testing.T) {
 				// Even if every move were a solving move and took its whole solve limit.
 				left = clock
 				for empties := 60; empties > 0; empties -= 2 {
-					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon)
+					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon)
 					if tp.solve < tp.hard || tp.solve >= left {
 						t.Fatalf("clock %v left %v empties %d: solve limit in %+v", clock, left, empties, tp)
 					}
@@ -323,6 +324,24 @@ func TestTimePlanKeepsClock(t *testing.T) {
 	tp := planTime(Limits{MoveTime: time.Second}, 40)
 	if tp.hard > time.Second || tp.hard < 900*time.Millisecond || tp.soft >= tp.hard {
 		t.Fatalf("move time plan %+v", tp)
+	}
+}
+
+// TestEndHorizon: an end horizon gives the moves of its end phase more of the clock and leaves
+// the earlier moves' plans alone.
+func TestEndHorizon(t *testing.T) {
+	lim := Limits{Remaining: 2 * time.Second}
+	for empties := 40; empties > 20; empties-- {
+		base, end := planTimeTo(lim, empties, 16, 0), planTimeTo(lim, empties, 16, 20)
+		switch {
+		case empties > 20+endPhase && end != base:
+			t.Fatalf("%d empties: end horizon changed the midgame plan %+v to %+v", empties, base, end)
+		case empties <= 20+endPhase && (end.soft <= base.soft || end.hard < base.hard):
+			t.Fatalf("%d empties: end phase plan %+v not longer than %+v", empties, end, base)
+		}
+	}
+	if tp := planTimeTo(lim, 24, 16, 12); tp != planTimeTo(lim, 24, 16, 0) {
+		t.Fatalf("an end horizon below the clock horizon must change nothing: %+v", tp)
 	}
 }
 
@@ -715,7 +734,7 @@ func TestClockSelectivity(t *testing.T) {
 	} {
 		c.cfg.TTMiB, c.cfg.Eval = 1, ev
 		e := NewEngine(c.cfg)
-		tp := planTimeTo(c.lim, b.NumEmpties(), e.clockHorizon)
+		tp := planTimeTo(c.lim, b.NumEmpties(), e.clockHorizon, 0)
 		e.begin(context.Background(), b, c.lim, tp)
 		if e.level != c.want {
 			t.Errorf("%s: level %d, want %d (plan %+v)", c.name, e.level, c.want, tp)

@@ -40,11 +40,18 @@ const defaultClockHorizon = 16
 // planTime turns the limits into soft and hard durations for a position with empties empty
 // squares, with the default clock horizon.
 func planTime(lim Limits, empties int) timePlan {
-	return planTimeTo(lim, empties, defaultClockHorizon)
+	return planTimeTo(lim, empties, defaultClockHorizon, 0)
 }
 
-// planTimeTo is planTime with the clock's moves counted down to horizon empties.
-func planTimeTo(lim Limits, empties, horizon int) timePlan {
+// endPhase is how many empties above its end horizon a game clock's plan counts its moves
+// down to that horizon instead of the clock horizon (planTimeTo).
+const endPhase = 6
+
+// planTimeTo is planTime with the clock's moves counted down to horizon empties; from
+// endHorizon+endPhase empties on, when endHorizon is above horizon, they are counted down to
+// endHorizon instead, and a move may take half of the usable clock rather than a third (0:
+// horizon throughout).
+func planTimeTo(lim Limits, empties, horizon, endHorizon int) timePlan {
 	var tp timePlan
 	if lim.MoveTime > 0 {
 		margin := min(lim.MoveTime/20, 20*time.Millisecond)
@@ -57,9 +64,13 @@ func planTimeTo(lim Limits, empties, horizon int) timePlan {
 			usable = time.Millisecond
 		}
 		// Our moves left before the exact solve finishes the game, roughly.
+		share := time.Duration(3)
+		if endHorizon > horizon && empties <= endHorizon+endPhase {
+			horizon, share = endHorizon, 2
+		}
 		movesLeft := max((empties-horizon)/2, 2)
 		target := usable/time.Duration(movesLeft) + lim.Increment*3/4
-		hard := min(target*3, usable/3)
+		hard := min(target*3, usable/share)
 		if target > hard {
 			target = hard
 		}
