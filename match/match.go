@@ -499,6 +499,65 @@ func Openings(path string, skip, n, random int, seed uint64) ([][]board.Square, 
 	return opens, nil
 }
 
+// GameOpenings returns openings cut from the games of a GGF file: each game's moves (passes
+// included) down to its first position with at most empties empty squares, in file order, a
+// repeat of an earlier one dropped, up to n (0: all) after the first skip. A match from them
+// plays the rest of those games (an endgame measured apart from the midgame before it).
+// Games that do not start from the standard position or end before that point are passed
+// over; a file that cannot be read or parsed, or one that yields no opening, is an error
+// naming it.
+func GameOpenings(path string, empties, skip, n int) ([][]board.Square, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	games, err := ggf.ParseAll(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	start := board.Start()
+	seen := make(map[string]bool)
+	var opens [][]board.Square
+	for _, g := range games {
+		if g.Start != start {
+			continue
+		}
+		b := g.Start
+		var moves []board.Square
+		for _, m := range g.Moves {
+			if b.NumEmpties() <= empties {
+				break
+			}
+			if m.Square == board.NoSquare {
+				b.Pass()
+			} else {
+				b.Make(m.Square)
+			}
+			moves = append(moves, m.Square)
+		}
+		if b.NumEmpties() > empties || b.GameOver() {
+			continue
+		}
+		key := fmt.Sprint(moves)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if skip > 0 {
+			skip--
+			continue
+		}
+		opens = append(opens, moves)
+		if n > 0 && len(opens) == n {
+			break
+		}
+	}
+	if len(opens) == 0 {
+		return nil, fmt.Errorf("%s: no game reaches %d empties (after skipping)", path, empties)
+	}
+	return opens, nil
+}
+
 // RandomOpenings makes n openings of plies random legal moves from a fixed seed.
 func RandomOpenings(seed uint64, n, plies int) [][]board.Square {
 	rng := rand.New(rand.NewPCG(seed, 0x0e110))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/book"
+	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/internal/bigmem"
 	"github.com/othellogo/othello/search"
 )
@@ -521,5 +522,77 @@ func TestRunUCT(t *testing.T) {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
 		}
+	}
+}
+
+// GameOpenings cuts each game of a GGF file at the first position with at most N empties:
+// passes kept, repeats dropped, games that start elsewhere or end earlier passed over, skip
+// and n applied after that, and a file it cannot use named in the error.
+func TestGameOpenings(t *testing.T) {
+	games := RandomOpenings(3, 4, 50) // random games of 50 plies, passes included
+	var text strings.Builder
+	for _, g := range games {
+		text.WriteString(gameRecord(g, nil).String() + "\n")
+	}
+	text.WriteString(gameRecord(games[0], nil).String() + "\n")      // a repeat
+	text.WriteString(gameRecord(games[1][:20], nil).String() + "\n") // ends at 40 empties
+	other := board.Start()
+	other.Make(board.FirstSquare(other.LegalMoves()))
+	og := ggf.New(other) // another start position, then 40 plies: passed over
+	for b := other; b.NumEmpties() > 19 && !b.GameOver(); b = og.Final() {
+		sq := board.NoSquare
+		if m := b.LegalMoves(); m != 0 {
+			sq = board.FirstSquare(m)
+		}
+		if err := og.PlayMove(sq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text.WriteString(og.String() + "\n")
+	path := filepath.Join(t.TempDir(), "games.ggf")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, empties := range []int{26, 40, 50} {
+		// At 40 and 50 empties the short game's cut is games[1]'s, a repeat too.
+		opens, err := GameOpenings(path, empties, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(opens) != 4 {
+			t.Fatalf("%d empties: %d openings, want 4", empties, len(opens))
+		}
+		for i, o := range opens {
+			b := board.Start()
+			for _, sq := range o {
+				if sq == board.NoSquare {
+					b.Pass()
+				} else {
+					b.Make(sq)
+				}
+			}
+			if b.NumEmpties() != empties || fmt.Sprint(o) != fmt.Sprint(games[i][:len(o)]) {
+				t.Fatalf("%d empties: opening %d (%d moves) reaches %d empties or is not game %d's start", empties, i, len(o), b.NumEmpties(), i)
+			}
+		}
+	}
+	if opens, err := GameOpenings(path, 26, 1, 2); err != nil || len(opens) != 2 || fmt.Sprint(opens[0]) != fmt.Sprint(games[1][:len(opens[0])]) {
+		t.Errorf("skip 1, n 2: %d openings, %v", len(opens), err)
+	}
+	if _, err := GameOpenings(path, 26, 4, 0); err == nil || !strings.Contains(err.Error(), "games.ggf") {
+		t.Errorf("nothing left after skipping: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.ggf")
+	os.WriteFile(bad, []byte("(;GM[Othello]TY[8]BO[8 "+strings.Repeat("-", 64)+" *]B[a1]"), 0o644)
+	if _, err := GameOpenings(bad, 26, 0, 0); err == nil || !strings.Contains(err.Error(), "bad.ggf") {
+		t.Errorf("truncated file: %v", err)
+	}
+	s := Settings{A: "depth=1", B: "depth=1", OpeningFile: path, OpeningEmpties: 26, Concurrency: 1, HandshakeTimeout: DefaultHandshakeTimeout}
+	if opt, err := s.Options(); err != nil || len(opt.Openings) != 4 {
+		t.Errorf("settings with openings by empties: %d openings, %v", len(opt.Openings), err)
+	}
+	s.OpeningFile = ""
+	if _, err := s.Options(); err == nil {
+		t.Error("openings by empties without a file: no error")
 	}
 }

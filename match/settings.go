@@ -13,7 +13,10 @@ type Settings struct {
 	External      string // B's command line when B is an external NBoard engine ("": none)
 	ExternalDepth int    // the depth sent to it (0: none)
 
-	OpeningFile     string // transcripts, one per line ("": none)
+	OpeningFile string // transcripts, one per line ("": none)
+	// OpeningEmpties, when above 0, makes OpeningFile a GGF file of games and the openings
+	// their moves down to this many empties (GameOpenings).
+	OpeningEmpties  int
 	N, Skip, Random int    // Openings' counts: at most N (0: all) after the first Skip, and Random more
 	Seed            uint64 // of the random openings
 
@@ -25,10 +28,11 @@ type Settings struct {
 }
 
 // Check refuses settings a match cannot be played with: fewer than one game at a time, a
-// negative count or time, or a handshake timeout that is not positive.
+// negative count or time, openings by empties outside 0-59 (0: none), or a handshake timeout
+// that is not positive.
 func (s Settings) Check() error {
-	if s.Concurrency < 1 || s.N < 0 || s.Skip < 0 || s.Random < 0 || s.Clock < 0 || s.Increment < 0 || s.ClockA < 0 || s.ClockB < 0 || s.HandshakeTimeout <= 0 {
-		return fmt.Errorf("concurrency must be at least 1; counts and times non-negative, the handshake timeout positive")
+	if s.Concurrency < 1 || s.N < 0 || s.OpeningEmpties < 0 || s.OpeningEmpties > 59 || s.Skip < 0 || s.Random < 0 || s.Clock < 0 || s.Increment < 0 || s.ClockA < 0 || s.ClockB < 0 || s.HandshakeTimeout <= 0 {
+		return fmt.Errorf("concurrency must be at least 1; counts and times non-negative, openings by empties at most 59, the handshake timeout positive")
 	}
 	return nil
 }
@@ -50,8 +54,18 @@ func (s Settings) Options() (Options, error) {
 			return Options{}, err
 		}
 	}
-	if opt.Openings, err = Openings(s.OpeningFile, s.Skip, s.N, s.Random, s.Seed); err != nil {
-		return Options{}, err
+	switch {
+	case s.OpeningEmpties > 0 && s.OpeningFile == "":
+		return Options{}, fmt.Errorf("openings by empties need a GGF file of games")
+	case s.OpeningEmpties > 0:
+		if opt.Openings, err = GameOpenings(s.OpeningFile, s.OpeningEmpties, s.Skip, s.N); err != nil {
+			return Options{}, err
+		}
+		opt.Openings = append(opt.Openings, RandomOpenings(s.Seed, s.Random, 8)...)
+	default:
+		if opt.Openings, err = Openings(s.OpeningFile, s.Skip, s.N, s.Random, s.Seed); err != nil {
+			return Options{}, err
+		}
 	}
 	if s.ClockA > 0 {
 		opt.Clocks[0] = s.ClockA

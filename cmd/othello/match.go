@@ -19,6 +19,7 @@ func cmdMatch(env *cmdEnv, args []string) error {
 	fs.StringVar(&s.External, "b-nboard", "", "player B is an external engine speaking NBoard: its command line, quoted")
 	fs.IntVar(&s.ExternalDepth, "b-depth", 0, "depth sent to the external engine with 'set depth' (0: none)")
 	fs.StringVar(&s.OpeningFile, "openings", "", "file of opening transcripts, one per line (XOT style)")
+	fs.IntVar(&s.OpeningEmpties, "openings-empties", 0, "with -openings a .ggf file of games: play on from each game's position at N empties (its moves down to there as the opening; games that start elsewhere or end earlier are passed over, repeats dropped)")
 	fs.IntVar(&s.N, "n", 0, "use at most N openings from the file (0: all)")
 	fs.IntVar(&s.Skip, "skip", 0, "skip the first K openings of the file")
 	fs.IntVar(&s.Random, "random", 0, "add N built-in random openings (8 random plies from a fixed seed; 10 when there is no file)")
