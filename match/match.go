@@ -515,6 +515,9 @@ func GameOpenings(path string, empties, skip, n int) ([][]board.Square, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("%s: no GGF game records", path)
+	}
 	start := board.Start()
 	seen := make(map[string]bool)
 	var opens [][]board.Square

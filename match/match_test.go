@@ -587,6 +587,9 @@ func TestGameOpenings(t *testing.T) {
 	if _, err := GameOpenings(bad, 26, 0, 0); err == nil || !strings.Contains(err.Error(), "bad.ggf") {
 		t.Errorf("truncated file: %v", err)
 	}
+	if _, err := GameOpenings("testdata/xot-sample.txt", 26, 0, 0); err == nil || !strings.Contains(err.Error(), "no GGF game records") {
+		t.Errorf("a transcript file: %v", err)
+	}
 	s := Settings{A: "depth=1", B: "depth=1", OpeningFile: path, OpeningEmpties: 26, Concurrency: 1, HandshakeTimeout: DefaultHandshakeTimeout}
 	if opt, err := s.Options(); err != nil || len(opt.Openings) != 4 {
 		t.Errorf("settings with openings by empties: %d openings, %v", len(opt.Openings), err)
