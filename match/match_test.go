@@ -212,8 +212,11 @@ func TestParseEngineErrors(t *testing.T) {
 		sp.lim.ExactEmpties != 14 || sp.cfg.TTMiB != 1 || sp.cfg.Threads != 2 || sp.cfg.Parallel != search.ParallelSpeculative {
 		t.Errorf("%+v, %v", sp, err)
 	}
-	if sp := mustParse(t, "depth=4,horizon=18,endhorizon=20"); sp.cfg.ClockHorizon != 18 || sp.cfg.EndHorizon != 20 {
+	if sp := mustParse(t, "depth=4,horizon=18,endhorizon=22"); sp.cfg.ClockHorizon != 18 || sp.cfg.EndHorizon != 22 {
 		t.Errorf("horizons: %+v", sp.cfg)
+	}
+	if sp := mustParse(t, "depth=4,endhorizon=off"); sp.cfg.EndHorizon >= 0 {
+		t.Errorf("endhorizon=off: %+v", sp.cfg)
 	}
 	if sp := mustParse(t, "depth=4"); sp.cfg.Eval == nil || sp.cfg.TTMiB != 16 {
 		t.Errorf("defaults: %+v", sp.cfg)

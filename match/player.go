@@ -134,7 +134,12 @@ func ParseEngine(text string) (Spec, error) {
 			// Measurement: the empties down to which a game clock is shared out.
 			sp.cfg.ClockHorizon, err = intIn(v, 1, 40)
 		case "endhorizon":
-			// Measurement: the empties down to which a game clock is shared out near the end.
+			// Measurement: the empties down to which a game clock is shared out near the end
+			// (off: the clock horizon throughout).
+			if v == "off" {
+				sp.cfg.EndHorizon = -1
+				break
+			}
 			sp.cfg.EndHorizon, err = intIn(v, 1, 40)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).

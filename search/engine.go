@@ -88,8 +88,9 @@ type Config struct {
 	// ClockHorizon is the empties down to which a game clock is shared out over the moves
 	// left (0: defaultClockHorizon; measurement).
 	ClockHorizon int
-	// EndHorizon, when above the clock horizon, is the empties down to which a game clock is
-	// shared out from EndHorizon+endPhase empties on (planTimeTo; 0: none; measurement).
+	// EndHorizon is the empties down to which a game clock is shared out from
+	// EndHorizon+endPhase empties on, when it is above the clock horizon (planTimeTo; 0:
+	// defaultEndHorizon; negative: none; measurement).
 	EndHorizon int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
@@ -132,6 +133,7 @@ type Engine struct {
 	mpcT            float64 // its confidence threshold
 	mpcScreen       float64 // probCut screen width in deviations of the static prediction (0: off)
 	clockHorizon    int     // empties down to which a game clock is shared out (planTimeTo)
+	endHorizon      int     // the same near the end (planTimeTo; 0: none)
 	solver          *endgame.Solver
 	solveStop       atomic.Bool // set by a watcher goroutine to stop the solver
 	endHandover     int         // nodes of a search to the end with this many empties go to the solver
@@ -283,7 +285,13 @@ func (e *Engine) configure(cfg Config) {
 	case cfg.MPCScreen == 0:
 		e.mpcScreen = defaultMPCScreen
 	}
-	e.clockHorizon = defaultClockHorizon
+	e.clockHorizon, e.endHorizon = defaultClockHorizon, defaultEndHorizon
+	switch {
+	case cfg.EndHorizon > 0:
+		e.endHorizon = cfg.EndHorizon
+	case cfg.EndHorizon < 0:
+		e.endHorizon = 0
+	}
 	if cfg.ClockHorizon > 0 {
 		e.clockHorizon = cfg.ClockHorizon
 	}
@@ -529,7 +537,7 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
-	tp := planTimeTo(lim, empties, e.clockHorizon, e.cfg.EndHorizon)
+	tp := planTimeTo(lim, empties, e.clockHorizon, e.endHorizon)
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)

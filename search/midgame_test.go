@@ -343,6 +343,11 @@ func TestEndHorizon(t *testing.T) {
 	if tp := planTimeTo(lim, 24, 16, 12); tp != planTimeTo(lim, 24, 16, 0) {
 		t.Fatalf("an end horizon below the clock horizon must change nothing: %+v", tp)
 	}
+	for _, c := range []struct{ cfg, want int }{{0, defaultEndHorizon}, {22, 22}, {-1, 0}} {
+		if e := NewEngine(Config{TTMiB: 1, SolverMiB: 1, EndHorizon: c.cfg}); e.endHorizon != c.want {
+			t.Errorf("Config.EndHorizon %d: end horizon %d, want %d", c.cfg, e.endHorizon, c.want)
+		}
+	}
 }
 
 func TestBoundsEntrySize(t *testing.T) {
@@ -734,7 +739,7 @@ func TestClockSelectivity(t *testing.T) {
 	} {
 		c.cfg.TTMiB, c.cfg.Eval = 1, ev
 		e := NewEngine(c.cfg)
-		tp := planTimeTo(c.lim, b.NumEmpties(), e.clockHorizon, 0)
+		tp := planTimeTo(c.lim, b.NumEmpties(), e.clockHorizon, e.endHorizon)
 		e.begin(context.Background(), b, c.lim, tp)
 		if e.level != c.want {
 			t.Errorf("%s: level %d, want %d (plan %+v)", c.name, e.level, c.want, tp)
