@@ -74,13 +74,14 @@ func planTimeTo(lim Limits, empties, horizon, endHorizon int) timePlan {
 			usable = time.Millisecond
 		}
 		// Our moves left before the exact solve finishes the game, roughly.
-		share := time.Duration(3)
+		ceiling := usable / 3
 		if endHorizon > horizon && empties <= endHorizon+endPhase {
-			horizon, share = endHorizon, 2
+			// Near the end a move may take what a solving move may.
+			horizon, ceiling = endHorizon, usable/solveShare
 		}
 		movesLeft := max((empties-horizon)/2, 2)
 		target := usable/time.Duration(movesLeft) + lim.Increment*3/4
-		hard := min(target*3, usable/share)
+		hard := min(target*3, ceiling)
 		if target > hard {
 			target = hard
 		}
