@@ -152,7 +152,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -182,6 +182,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.Settle = on
 			case "endsolves":
 				sp.cfg.NoEndSolves = !on
+			case "endwld":
+				sp.cfg.EndWLD = on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

@@ -66,6 +66,9 @@ type Config struct {
 	// the solver's probable solves of higher confidence and the exact solve (endSolveLevels;
 	// measurement).
 	NoEndSolves bool
+	// EndWLD: those solves prove the game result (win/loss/draw, at 95% and then exactly,
+	// refineWLD) instead of the exact score (endWLDLevels; measurement).
+	EndWLD bool
 	// Settle: under a game clock, a best move kept for several deep iterations at a steady
 	// value shrinks the soft limit (iterHistory.add; measurement).
 	Settle bool
@@ -656,7 +659,27 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
 		// The selective search reached the end of the game with time to spare: surer solves,
 		// each dropped for the result before it if it runs into the hard limit.
-		ladder(endSolveLevels[:], e.level, soft)
+		if e.cfg.EndWLD && n == 1 {
+			for _, l := range endWLDLevels {
+				if l >= e.level {
+					continue
+				}
+				e.solver.SetSelectivity(l)
+				_, done := e.refineWLD(rm)
+				e.solver.SetSelectivity(0)
+				if !done {
+					break
+				}
+				rm[0].score, rm[0].exact, rm[0].lower = int(rm[0].wldLo)*e.scale, true, false
+				rm[0].pv = []board.Square{rm[0].sq}
+				report(empties, false, true, SelectivityPercent(l))
+				if time.Since(e.start) > soft {
+					break
+				}
+			}
+		} else {
+			ladder(endSolveLevels[:], e.level, soft)
+		}
 	}
 	if plan.wldOnly && !e.stopped {
 		// A depth level's band is probable (plan.wldLevel): the solver's cuts at that

@@ -144,6 +144,37 @@ func TestMidgameHint(t *testing.T) {
 	}
 }
 
+// TestEndWLD: with Config.EndWLD, a timed search whose selective iterations reach the end of
+// the game with time left goes on to prove the game result instead of the score: its result
+// is reported as win/loss/draw at 100%, it is exact minimax's, and the move played keeps it.
+func TestEndWLD(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{MoveTime: time.Minute, ExactEmpties: 4, Selectivity: 5}
+	e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, EndWLD: true})
+	sign := func(v int) int { return max(-1, min(1, v)) }
+	for i, b := range randomPositions(32, 8, 10) {
+		r := e.Search(context.Background(), b, lim, nil)
+		if !b.IsLegal(r.Move) {
+			t.Fatalf("position %d: illegal move %s", i, r.Move)
+		}
+		if !r.WLD || r.Exact || r.Selectivity != 100 || r.Depth != b.NumEmpties() {
+			t.Fatalf("position %d (%s): no result proof after the midgame: %+v", i, b.OBF(), r.Info)
+		}
+		want := sign(exactMinimax(b.P, b.O))
+		if int(r.Score) != want {
+			t.Fatalf("position %d (%s): proven %v, exact minimax %d", i, b.OBF(), r.Score, want)
+		}
+		c := b
+		c.Play(r.Move)
+		if got := sign(-exactMinimax(c.P, c.O)); got != want {
+			t.Fatalf("position %d (%s): %s gives %d where the position is %d", i, b.OBF(), r.Move, got, want)
+		}
+	}
+}
+
 // TestEndSolves: by default a timed search whose selective midgame iterations reach the end
 // of the game with time left goes on to the exact solve, whose score is exact minimax's; with
 // Config.NoEndSolves the move keeps its selective value.
