@@ -66,8 +66,8 @@ type Config struct {
 	// the solver's probable solves of higher confidence and the exact solve (endSolveLevels;
 	// measurement).
 	NoEndSolves bool
-	// EndWLD: those solves prove the game result (win/loss/draw, at 95% and then exactly,
-	// refineWLD) instead of the exact score (endWLDLevels; measurement).
+	// EndWLD: those solves prove the game result (win/loss/draw, at the same levels,
+	// refineWLD) instead of solving the score (measurement).
 	EndWLD bool
 	// Settle: under a game clock, a best move kept for several deep iterations at a steady
 	// value shrinks the soft limit (iterHistory.add; measurement).
@@ -634,52 +634,44 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	// ladder runs solves at those of levels under below, each more exact than the last, until one
 	// does not finish or the soft limit (0: none) has passed: like the midgame iterations,
 	// no new solve starts after it, as the next would most likely run into the hard limit
-	// and be thrown away.
-	ladder := func(levels []int, below int, soft time.Duration) {
+	// and be thrown away. With wld (one move wanted) each proves the game result in the
+	// midgame's ranking (refineWLD) instead of solving the score.
+	proven := func() {
+		rm[0].score, rm[0].exact, rm[0].lower = int(rm[0].wldLo)*e.scale, true, false
+		rm[0].pv = []board.Square{rm[0].sq}
+	}
+	ladder := func(levels []int, below int, soft time.Duration, wld bool) {
 		for _, l := range levels {
 			if l >= below {
 				continue
 			}
 			e.solver.SetSelectivity(l)
-			ok := e.solveRoot(rm, n, false)
+			var ok bool
+			if wld {
+				if _, ok = e.refineWLD(rm); ok {
+					proven()
+				}
+			} else {
+				ok = e.solveRoot(rm, n, false)
+			}
 			e.solver.SetSelectivity(0)
 			if !ok {
 				break
 			}
-			report(empties, l == 0, false, SelectivityPercent(l))
+			report(empties, l == 0 && !wld, wld, SelectivityPercent(l))
 			if soft > 0 && time.Since(e.start) > soft {
 				break
 			}
 		}
 	}
 	if plan.probable && !e.stopped {
-		ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft)
+		ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft, false)
 	}
 	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
 		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
 		// The selective search reached the end of the game with time to spare: surer solves,
 		// each dropped for the result before it if it runs into the hard limit.
-		if e.cfg.EndWLD && n == 1 {
-			for _, l := range endWLDLevels {
-				if l >= e.level {
-					continue
-				}
-				e.solver.SetSelectivity(l)
-				_, done := e.refineWLD(rm)
-				e.solver.SetSelectivity(0)
-				if !done {
-					break
-				}
-				rm[0].score, rm[0].exact, rm[0].lower = int(rm[0].wldLo)*e.scale, true, false
-				rm[0].pv = []board.Square{rm[0].sq}
-				report(empties, false, true, SelectivityPercent(l))
-				if time.Since(e.start) > soft {
-					break
-				}
-			}
-		} else {
-			ladder(endSolveLevels[:], e.level, soft)
-		}
+		ladder(endSolveLevels[:], e.level, soft, e.cfg.EndWLD && n == 1)
 	}
 	if plan.wldOnly && !e.stopped {
 		// A depth level's band is probable (plan.wldLevel): the solver's cuts at that
@@ -699,8 +691,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			// The move to play: proven in the midgame's ranking, so that among the moves
 			// of the best result the midgame's best is kept (refineWLD).
 			if _, done := e.refineWLD(rm); done {
-				rm[0].score, rm[0].exact, rm[0].lower = int(rm[0].wldLo)*e.scale, true, false
-				rm[0].pv = []board.Square{rm[0].sq}
+				proven()
 				report(empties, false, true, wldSel)
 			} else if len(out) > 0 {
 				report(out[0].Depth, false, false, out[0].Selectivity)

@@ -308,9 +308,6 @@ func bandFits(median []time.Duration, empties int, budget time.Duration) bool {
 // clock against NTest depth 23 (32 games) from 77.8% to 85.0%, 51.6% both (docs/matches.md).
 var endSolveLevels = [...]int{3, 0}
 
-// endWLDLevels are the solver selectivities of Config.EndWLD's result proofs (95%, exact).
-var endWLDLevels = [...]int{3, 0}
-
 // Under a game clock the soft limit moves with the midgame iterations, as Edax's and
 // Egaroucid's do: an iteration that changed the best move, or whose value fell well below
 // that of the iteration of the same parity before it, means the choice is not settled, and
