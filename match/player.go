@@ -141,6 +141,10 @@ func ParseEngine(text string) (Spec, error) {
 				break
 			}
 			sp.cfg.EndHorizon, err = intIn(v, 1, 40)
+		case "endweight":
+			// Measurement: the weight of the moves at 3-4 empties above the end horizon when
+			// the clock is shared out near the end.
+			sp.cfg.EndProofWeight, err = intIn(v, 1, 10)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int

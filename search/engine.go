@@ -95,6 +95,10 @@ type Config struct {
 	// EndHorizon+endPhase empties on, when it is above the clock horizon (planTimeTo; 0:
 	// defaultEndHorizon; negative: none; measurement).
 	EndHorizon int
+	// EndProofWeight counts a game clock's own moves at EndHorizon+3 and EndHorizon+4 empties
+	// as this many moves when the end phase's clock is shared out (planTimeWeighted; 0 or 1:
+	// one; measurement).
+	EndProofWeight int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -540,7 +544,7 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
-	tp := planTimeTo(lim, empties, e.clockHorizon, e.endHorizon)
+	tp := planTimeWeighted(lim, empties, e.clockHorizon, e.endHorizon, max(e.cfg.EndProofWeight, 1))
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)

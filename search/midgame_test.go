@@ -291,11 +291,11 @@ func TestStop(t *testing.T) {
 func TestTimePlanKeepsClock(t *testing.T) {
 	for _, clock := range []time.Duration{100 * time.Millisecond, time.Second, 60 * time.Second} {
 		for _, inc := range []time.Duration{0, time.Second} {
-			for _, hz := range [][2]int{{defaultClockHorizon, 0}, {16, 0}, {24, 0}, {16, 20}, {16, 22}} {
-				horizon, endHorizon := hz[0], hz[1]
+			for _, hz := range [][3]int{{defaultClockHorizon, 0, 1}, {16, 0, 1}, {24, 0, 1}, {16, 20, 1}, {16, 22, 1}, {16, 20, 3}, {16, 20, 10}} {
+				horizon, endHorizon, weight := hz[0], hz[1], hz[2]
 				left := clock
 				for empties := 60; empties > 0; empties -= 2 {
-					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon)
+					tp := planTimeWeighted(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon, weight)
 					if tp.hard <= 0 || tp.soft > tp.hard || tp.hard >= left {
 						t.Fatalf("clock %v left %v empties %d: plan %+v", clock, left, empties, tp)
 					}
@@ -307,7 +307,7 @@ func TestTimePlanKeepsClock(t *testing.T) {
 				// Even if every move were a solving move and took its whole solve limit.
 				left = clock
 				for empties := 60; empties > 0; empties -= 2 {
-					tp := planTimeTo(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon)
+					tp := planTimeWeighted(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon, weight)
 					if tp.solve < tp.hard || tp.solve >= left {
 						t.Fatalf("clock %v left %v empties %d: solve limit in %+v", clock, left, empties, tp)
 					}
@@ -324,6 +324,35 @@ func TestTimePlanKeepsClock(t *testing.T) {
 	tp := planTime(Limits{MoveTime: time.Second}, 40)
 	if tp.hard > time.Second || tp.hard < 900*time.Millisecond || tp.soft >= tp.hard {
 		t.Fatalf("move time plan %+v", tp)
+	}
+}
+
+// TestEndProofWeight: a proof weight moves the end phase's clock from its first moves to the
+// moves at 3-4 empties above the end horizon and changes nothing else; weight 1 is the plain plan.
+func TestEndProofWeight(t *testing.T) {
+	lim := Limits{Remaining: 2 * time.Second}
+	for empties := 40; empties > 0; empties-- {
+		base := planTimeTo(lim, empties, 16, 20)
+		if one := planTimeWeighted(lim, empties, 16, 20, 1); one != base {
+			t.Fatalf("%d empties: weight 1 plan %+v, plain %+v", empties, one, base)
+		}
+		w := planTimeWeighted(lim, empties, 16, 20, 3)
+		switch {
+		case empties == 23 || empties == 24:
+			if w.soft <= base.soft || w.hard <= base.hard {
+				t.Errorf("%d empties: weighted plan %+v not longer than %+v", empties, w, base)
+			}
+		case empties == 25 || empties == 26:
+			if w.soft >= base.soft {
+				t.Errorf("%d empties: weighted plan %+v not shorter than %+v", empties, w, base)
+			}
+		case w != base:
+			t.Errorf("%d empties: weighted plan %+v, plain %+v", empties, w, base)
+		}
+	}
+	usable := lim.Remaining - clockReserve(lim.Remaining)
+	if w := planTimeWeighted(lim, 24, 16, 20, 3); w.hard != usable*3/4 {
+		t.Errorf("weight 3 at 24 empties: hard %v, want three quarters of %v", w.hard, usable)
 	}
 }
 

@@ -62,6 +62,13 @@ const defaultEndHorizon = 20
 // endHorizon instead, and a move may take half of the usable clock rather than a third (0:
 // horizon throughout).
 func planTimeTo(lim Limits, empties, horizon, endHorizon int) timePlan {
+	return planTimeWeighted(lim, empties, horizon, endHorizon, 1)
+}
+
+// planTimeWeighted is planTimeTo with the own moves at endHorizon+3 and endHorizon+4 empties
+// (where a result proof first fits) counted as proofWeight moves when the end phase's clock
+// is shared out, the others as one; proofWeight 1 is planTimeTo.
+func planTimeWeighted(lim Limits, empties, horizon, endHorizon, proofWeight int) timePlan {
 	var tp timePlan
 	if lim.MoveTime > 0 {
 		margin := min(lim.MoveTime/20, 20*time.Millisecond)
@@ -75,12 +82,32 @@ func planTimeTo(lim Limits, empties, horizon, endHorizon int) timePlan {
 		}
 		// Our moves left before the exact solve finishes the game, roughly.
 		ceiling := usable / 3
+		weighted := false
 		if endHorizon > horizon && empties <= endHorizon+endPhase {
 			// Near the end a move may take what a solving move may.
 			horizon, ceiling = endHorizon, usable/solveShare
+			weighted = proofWeight > 1
 		}
 		movesLeft := max((empties-horizon)/2, 2)
 		target := usable/time.Duration(movesLeft) + lim.Increment*3/4
+		if weighted {
+			w, sum := 0, 0
+			for e := empties; e > horizon; e -= 2 {
+				wt := 1
+				if e >= horizon+3 && e <= horizon+4 {
+					wt = proofWeight
+				}
+				if e == empties {
+					w = wt
+				}
+				sum += wt
+			}
+			sum = max(sum, w+1) // as movesLeft: at least one more move
+			if w > 0 {
+				target = usable*time.Duration(w)/time.Duration(sum) + lim.Increment*3/4
+				ceiling = max(ceiling, min(target, usable))
+			}
+		}
 		hard := min(target*3, ceiling)
 		if target > hard {
 			target = hard
