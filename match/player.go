@@ -145,6 +145,14 @@ func ParseEngine(text string) (Spec, error) {
 			// Measurement: the weight of the moves at 3-4 empties above the end horizon when
 			// the clock is shared out near the end.
 			sp.cfg.EndProofWeight, err = intIn(v, 1, 10)
+		case "endlast":
+			// Measurement: the percentage of the usable clock the last own move before the
+			// end horizon may take (off: half).
+			if v == "off" {
+				sp.cfg.EndLastShare = 0
+				break
+			}
+			sp.cfg.EndLastShare, err = intIn(v, 10, 95)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int

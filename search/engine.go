@@ -99,6 +99,10 @@ type Config struct {
 	// as this many moves when the end phase's clock is shared out (planTimeWeighted; 0 or 1:
 	// one; measurement).
 	EndProofWeight int
+	// EndLastShare is the percentage of the usable clock the last own move before the end
+	// horizon targets and may take (planTimeWeighted; 0: half, as one of two moves left;
+	// measurement).
+	EndLastShare int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -544,7 +548,7 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
-	tp := planTimeWeighted(lim, empties, e.clockHorizon, e.endHorizon, max(e.cfg.EndProofWeight, 1))
+	tp := planTimeWeighted(lim, empties, e.clockHorizon, e.endHorizon, max(e.cfg.EndProofWeight, 1), e.cfg.EndLastShare)
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)

@@ -291,11 +291,11 @@ func TestStop(t *testing.T) {
 func TestTimePlanKeepsClock(t *testing.T) {
 	for _, clock := range []time.Duration{100 * time.Millisecond, time.Second, 60 * time.Second} {
 		for _, inc := range []time.Duration{0, time.Second} {
-			for _, hz := range [][3]int{{defaultClockHorizon, 0, 1}, {16, 0, 1}, {24, 0, 1}, {16, 20, 1}, {16, 22, 1}, {16, 20, 3}, {16, 20, 10}} {
-				horizon, endHorizon, weight := hz[0], hz[1], hz[2]
+			for _, hz := range [][4]int{{defaultClockHorizon, 0, 1, 0}, {16, 0, 1, 0}, {24, 0, 1, 0}, {16, 20, 1, 0}, {16, 22, 1, 0}, {16, 20, 3, 0}, {16, 20, 10, 0}, {16, 20, 1, 75}, {16, 20, 1, 95}, {16, 0, 1, 95}} {
+				horizon, endHorizon, weight, last := hz[0], hz[1], hz[2], hz[3]
 				left := clock
 				for empties := 60; empties > 0; empties -= 2 {
-					tp := planTimeWeighted(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon, weight)
+					tp := planTimeWeighted(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon, weight, last)
 					if tp.hard <= 0 || tp.soft > tp.hard || tp.hard >= left {
 						t.Fatalf("clock %v left %v empties %d: plan %+v", clock, left, empties, tp)
 					}
@@ -307,7 +307,7 @@ func TestTimePlanKeepsClock(t *testing.T) {
 				// Even if every move were a solving move and took its whole solve limit.
 				left = clock
 				for empties := 60; empties > 0; empties -= 2 {
-					tp := planTimeWeighted(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon, weight)
+					tp := planTimeWeighted(Limits{Remaining: left, Increment: inc}, empties, horizon, endHorizon, weight, last)
 					if tp.solve < tp.hard || tp.solve >= left {
 						t.Fatalf("clock %v left %v empties %d: solve limit in %+v", clock, left, empties, tp)
 					}
@@ -333,7 +333,7 @@ func TestEndProofWeight(t *testing.T) {
 	lim := Limits{Remaining: 2 * time.Second}
 	for empties := 40; empties > 0; empties-- {
 		base := planTimeTo(lim, empties, 16, 20)
-		w := planTimeWeighted(lim, empties, 16, 20, 3)
+		w := planTimeWeighted(lim, empties, 16, 20, 3, 0)
 		switch {
 		case empties == 23 || empties == 24:
 			if w.soft <= base.soft || w.hard <= base.hard {
@@ -348,8 +348,34 @@ func TestEndProofWeight(t *testing.T) {
 		}
 	}
 	usable := lim.Remaining - clockReserve(lim.Remaining)
-	if w := planTimeWeighted(lim, 24, 16, 20, 3); w.hard != usable*3/4 {
+	if w := planTimeWeighted(lim, 24, 16, 20, 3, 0); w.hard != usable*3/4 {
 		t.Errorf("weight 3 at 24 empties: hard %v, want three quarters of %v", w.hard, usable)
+	}
+}
+
+// TestEndLastShare: a last share gives the own move at 1-2 empties above the end horizon that
+// share of the usable clock as target and hard limit, and changes no other move's plan.
+func TestEndLastShare(t *testing.T) {
+	lim := Limits{Remaining: 700 * time.Millisecond}
+	usable := lim.Remaining - clockReserve(lim.Remaining)
+	for empties := 40; empties > 0; empties-- {
+		base := planTimeTo(lim, empties, 16, 20)
+		last := planTimeWeighted(lim, empties, 16, 20, 1, 75)
+		if empties == 21 || empties == 22 {
+			if last.hard != usable*3/4 || last.soft != last.hard*2/3 || last.hard <= base.hard {
+				t.Errorf("%d empties: plan %+v, want hard %v (plain %+v)", empties, last, usable*3/4, base)
+			}
+			continue
+		}
+		if last != base {
+			t.Errorf("%d empties: plan %+v, plain %+v", empties, last, base)
+		}
+	}
+	// Without an end horizon the share has nothing to apply to.
+	for empties := 40; empties > 0; empties-- {
+		if a, b := planTimeWeighted(lim, empties, 16, 0, 1, 75), planTimeTo(lim, empties, 16, 0); a != b {
+			t.Errorf("no end horizon, %d empties: %+v against %+v", empties, a, b)
+		}
 	}
 }
 

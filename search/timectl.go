@@ -62,13 +62,16 @@ const defaultEndHorizon = 20
 // endHorizon instead, and a move may take half of the usable clock rather than a third (0:
 // horizon throughout).
 func planTimeTo(lim Limits, empties, horizon, endHorizon int) timePlan {
-	return planTimeWeighted(lim, empties, horizon, endHorizon, 1)
+	return planTimeWeighted(lim, empties, horizon, endHorizon, 1, 0)
 }
 
 // planTimeWeighted is planTimeTo with the own moves at endHorizon+3 and endHorizon+4 empties
 // (where a result proof first fits) counted as proofWeight moves when the end phase's clock
-// is shared out, the others as one; proofWeight 1 is planTimeTo.
-func planTimeWeighted(lim Limits, empties, horizon, endHorizon, proofWeight int) timePlan {
+// is shared out, the others as one; proofWeight 1 is planTimeTo. lastShare, when above 0,
+// is the percentage of the usable clock that the own move at 1-2 empties above the end
+// horizon (the last before it) targets and may take, instead of a half as one of two moves
+// left (0: planTimeTo's plan).
+func planTimeWeighted(lim Limits, empties, horizon, endHorizon, proofWeight, lastShare int) timePlan {
 	var tp timePlan
 	if lim.MoveTime > 0 {
 		margin := min(lim.MoveTime/20, 20*time.Millisecond)
@@ -90,6 +93,12 @@ func planTimeWeighted(lim Limits, empties, horizon, endHorizon, proofWeight int)
 		}
 		movesLeft := max((empties-horizon)/2, 2)
 		target := usable/time.Duration(movesLeft) + lim.Increment*3/4
+		if lastShare > 0 && endHorizon > 0 && horizon == endHorizon && empties > horizon && empties <= horizon+2 {
+			// The last own move before the end horizon: what is left there is the exact
+			// solve's, which takes little.
+			target = usable * time.Duration(lastShare) / 100
+			ceiling = target
+		}
 		if weighted {
 			w, sum := 0, 0
 			for e := empties; e > horizon; e -= 2 {
