@@ -201,7 +201,7 @@ func TestOpenings(t *testing.T) {
 }
 
 func TestParseEngineErrors(t *testing.T) {
-	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11",
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x",
 		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
@@ -217,6 +217,12 @@ func TestParseEngineErrors(t *testing.T) {
 	}
 	if sp := mustParse(t, "depth=4,endweight=3"); sp.cfg.EndProofWeight != 3 {
 		t.Errorf("endweight=3: %+v", sp.cfg)
+	}
+	if sp := mustParse(t, "depth=4,endlast=75"); sp.cfg.EndLastShare != 75 {
+		t.Errorf("endlast=75: %+v", sp.cfg)
+	}
+	if sp := mustParse(t, "depth=4,endlast=75,endlast=off"); sp.cfg.EndLastShare != 0 {
+		t.Errorf("endlast=off: %+v", sp.cfg)
 	}
 	if sp := mustParse(t, "depth=4,endhorizon=off"); sp.cfg.EndHorizon >= 0 {
 		t.Errorf("endhorizon=off: %+v", sp.cfg)
