@@ -4,7 +4,8 @@ import "math"
 
 // Match statistics: the Elo difference implied by a match score, with a 95% confidence
 // interval from the per-game score variance (the usual normal approximation over
-// win/draw/loss outcomes, as in engine-testing tools).
+// win/draw/loss outcomes, as in engine-testing tools), and the score's standard error with
+// the games of one opening taken together (OpeningSE).
 
 // Stats counts a match's results from the first player's view.
 type Stats struct {
@@ -68,4 +69,40 @@ func (s Stats) Elo() (elo, lo, hi float64) {
 	variance := w*(1-mu)*(1-mu) + d*(0.5-mu)*(0.5-mu) + l*mu*mu
 	se := math.Sqrt(variance / n)
 	return EloFromScore(mu), EloFromScore(mu - 1.959964*se), EloFromScore(mu + 1.959964*se)
+}
+
+// OpeningSE is the standard error of the mean of scores (each 0, 0.5 or 1) when the games
+// fall into groups that are not independent of each other, the two colours of one opening:
+// the usual cluster-robust estimate, sum over groups of the squared sum of their games'
+// deviations from the mean, times groups/(groups-1), over the games squared. With both
+// colours of every opening it is the standard error of the openings' mean scores. NaN with
+// fewer than two groups.
+func OpeningSE(groups [][]float64) float64 {
+	n, sum := 0, 0.0
+	for _, g := range groups {
+		for _, s := range g {
+			n++
+			sum += s
+		}
+	}
+	k := 0
+	for _, g := range groups {
+		if len(g) > 0 {
+			k++
+		}
+	}
+	if k < 2 {
+		return math.NaN()
+	}
+	mu := sum / float64(n)
+	v := 0.0
+	for _, g := range groups {
+		r := 0.0
+		for _, s := range g {
+			r += s - mu
+		}
+		v += r * r
+	}
+	v *= float64(k) / float64(k-1)
+	return math.Sqrt(v) / float64(n)
 }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -48,5 +49,44 @@ func TestStatsElo(t *testing.T) {
 	d.Add(0)
 	if e, l, h := d.Elo(); e != 0 || l != 0 || h != 0 {
 		t.Errorf("all draws: %v [%v, %v]", e, l, h)
+	}
+}
+
+// OpeningSE against the standard error of the openings' mean scores, computed the plain way,
+// when every opening has both colours; by hand for an opening with one game; NaN below two.
+func TestOpeningSE(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []float64{0, 0.5, 1}
+	for trial := 0; trial < 50; trial++ {
+		k := 2 + rng.IntN(60)
+		groups := make([][]float64, k)
+		means := make([]float64, k)
+		for i := range groups {
+			a, b := vals[rng.IntN(3)], vals[rng.IntN(3)]
+			groups[i] = []float64{a, b}
+			means[i] = (a + b) / 2
+		}
+		m := 0.0
+		for _, x := range means {
+			m += x
+		}
+		m /= float64(k)
+		ss := 0.0
+		for _, x := range means {
+			ss += (x - m) * (x - m)
+		}
+		want := math.Sqrt(ss / float64(k-1) / float64(k))
+		if got := OpeningSE(groups); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("trial %d: %v, want %v (groups %v)", trial, got, want, groups)
+		}
+	}
+	// Scores 1,1 | 0 | 0.5,0: mean 0.5; residual sums 1, -0.5, -0.5; 3/2 * 1.5 / 25.
+	if got, want := OpeningSE([][]float64{{1, 1}, {0}, {0.5, 0}}), math.Sqrt(1.5*1.5)/5; math.Abs(got-want) > 1e-12 {
+		t.Errorf("unequal groups: %v, want %v", got, want)
+	}
+	for _, g := range [][][]float64{nil, {{1, 0}}, {{1, 0}, {}}} {
+		if got := OpeningSE(g); !math.IsNaN(got) {
+			t.Errorf("%v: %v, want NaN", g, got)
+		}
 	}
 }

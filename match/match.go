@@ -2,7 +2,8 @@
 // configuration read by ParseEngine, or an external engine speaking NBoard, started by External)
 // from each opening twice, colours swapped, on optional game clocks, several games at a time,
 // and returns a Result: wins, draws and losses, the Elo difference with its 95% interval
-// (Stats), disc differences, thinking times and clock margins; it can write the games as GGF.
+// (Stats), the score's standard error by opening (OpeningSE), disc differences, thinking times
+// and clock margins; it can write the games as GGF.
 // Openings come from a transcript file (train.ReadOpenings) or are drawn at random
 // (RandomOpenings); GenerateOpenings makes balanced sets of them with the engine's own search
 // (XOT's idea: random lines whose searched value is near even). A player that runs out of time or plays an illegal move forfeits the game
@@ -84,6 +85,17 @@ type Result struct {
 	Elapsed     time.Duration
 	Interrupted bool // the context ended the match; the finished games are counted
 	clocks      [2]time.Duration
+	byOpening   map[int][]float64 // A's scores (0, 0.5, 1) by opening number, for OpeningSE
+}
+
+// ScoreSE is the standard error of A's score fraction, the two colours of an opening taken
+// as one sample (OpeningSE); NaN with fewer than two openings scored.
+func (r *Result) ScoreSE() float64 {
+	groups := make([][]float64, 0, len(r.byOpening))
+	for _, g := range r.byOpening {
+		groups = append(groups, g)
+	}
+	return OpeningSE(groups)
 }
 
 // Header is the line that announces the match: players, games and clocks.
@@ -265,6 +277,17 @@ func (r *Result) add(g int, aBlack bool, openPlies int, gr gameResult) {
 		diffA = -diffA
 	}
 	r.Stats.Add(diffA)
+	score := 0.5
+	switch {
+	case diffA > 0:
+		score = 1
+	case diffA < 0:
+		score = 0
+	}
+	if r.byOpening == nil {
+		r.byOpening = map[int][]float64{}
+	}
+	r.byOpening[g/2] = append(r.byOpening[g/2], score)
 	if aBlack {
 		r.AsBlack.Add(diffA)
 	}
@@ -285,8 +308,9 @@ func (r *Result) add(g int, aBlack bool, openPlies int, gr gameResult) {
 }
 
 // Write prints the result: A's wins, draws and losses, score, Elo difference with its 95%
-// interval and mean disc difference; A's games as black, forfeits and time taken; thinking
-// times; and, with clocks, the least clock left.
+// interval and mean disc difference; the score's standard error by opening; A's games as
+// black, forfeits and time taken; thinking times, and A's per game as a multiple of B's;
+// and, with clocks, the least clock left.
 func (r *Result) Write(w io.Writer) {
 	st := r.Stats
 	if r.Interrupted {
@@ -295,11 +319,19 @@ func (r *Result) Write(w io.Writer) {
 	elo, lo, hi := st.Elo()
 	fmt.Fprintf(w, "A: %d wins, %d draws, %d losses in %d games: score %.1f%%, Elo %s [%s, %s] (95%%), mean disc difference %+.2f\n",
 		st.Wins, st.Draws, st.Losses, st.Games(), 100*st.Score(), eloText(elo), eloText(lo), eloText(hi), st.MeanDiscDiff())
+	if se := r.ScoreSE(); !math.IsNaN(se) {
+		fmt.Fprintf(w, "standard error of the score: %.1f points, the two colours of an opening as one sample (%d openings)\n",
+			100*se, len(r.byOpening))
+	}
 	fmt.Fprintf(w, "A as black: %d-%d-%d; games lost on time or by an illegal move: A %d, B %d; %.1f s\n",
 		r.AsBlack.Wins, r.AsBlack.Draws, r.AsBlack.Losses, r.Forfeits[0], r.Forfeits[1], r.Elapsed.Seconds())
 	fmt.Fprintf(w, "thinking time per move: A %s; B %s\n", r.Thought[0], r.Thought[1])
 	if g := st.Games(); g > 0 {
-		fmt.Fprintf(w, "thinking time per game: A %s; B %s\n", perGame(r.Thought[0], g, r.clocks[0]), perGame(r.Thought[1], g, r.clocks[1]))
+		ratio := ""
+		if r.Thought[1].Total > 0 {
+			ratio = fmt.Sprintf("; A %.2f times B's", float64(r.Thought[0].Total)/float64(r.Thought[1].Total))
+		}
+		fmt.Fprintf(w, "thinking time per game: A %s; B %s%s\n", perGame(r.Thought[0], g, r.clocks[0]), perGame(r.Thought[1], g, r.clocks[1]), ratio)
 	}
 	if r.clocks[0] > 0 || r.clocks[1] > 0 {
 		fmt.Fprintf(w, "least clock left at the end of a game: A %v, B %v\n", leastText(r.LeastLeft[0], r.clocks[0]), leastText(r.LeastLeft[1], r.clocks[1]))

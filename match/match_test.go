@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -110,6 +111,42 @@ func TestRun(t *testing.T) {
 	if !strings.Contains(out.String(), "in 8 games") || !strings.Contains(out.String(), "thinking time per move: A mean") ||
 		strings.Contains(out.String(), "least clock") {
 		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// The report's standard error and time ratio, from games counted as a match counts them:
+// games 0-1 are opening 0 (A black, then white), 2-3 opening 1, 4 opening 2 alone.
+func TestResultWriteSE(t *testing.T) {
+	r := &Result{}
+	ms := time.Millisecond
+	for g, c := range []struct {
+		blackScore int
+		a, b       time.Duration
+	}{{10, 30 * ms, 10 * ms}, {-6, 30 * ms, 10 * ms}, {0, 30 * ms, 10 * ms}, {4, 30 * ms, 10 * ms}, {-2, 30 * ms, 10 * ms}} {
+		aBlack := g%2 == 0
+		gr := gameResult{moves: []board.Square{board.SquareAt(5, 4), board.SquareAt(3, 5)}, movers: []bool{true, false},
+			blackScore: c.blackScore, forfeit: -1, failed: -1}
+		if aBlack {
+			gr.times = []time.Duration{c.a, c.b}
+		} else {
+			gr.times = []time.Duration{c.b, c.a}
+		}
+		r.add(g, aBlack, 0, gr)
+	}
+	// A's scores: 1, 1 | 0.5, 0 | 0: as TestOpeningSE's unequal groups, mean 0.5, SE 0.3.
+	if se := r.ScoreSE(); math.Abs(se-0.3) > 1e-12 {
+		t.Errorf("ScoreSE %v, want 0.3", se)
+	}
+	var out bytes.Buffer
+	r.Write(&out)
+	for _, want := range []string{
+		"score 50.0%",
+		"standard error of the score: 30.0 points, the two colours of an opening as one sample (3 openings)\n",
+		"thinking time per game: A 0.030 s; B 0.010 s; A 3.00 times B's\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
 	}
 }
 
