@@ -78,17 +78,14 @@ func (s Stats) Elo() (elo, lo, hi float64) {
 // colours of every opening it is the standard error of the openings' mean scores. NaN with
 // fewer than two groups.
 func OpeningSE(groups [][]float64) float64 {
-	n, sum := 0, 0.0
-	for _, g := range groups {
-		for _, s := range g {
-			n++
-			sum += s
-		}
-	}
-	k := 0
+	n, k, sum := 0, 0, 0.0
 	for _, g := range groups {
 		if len(g) > 0 {
 			k++
+		}
+		for _, s := range g {
+			n++
+			sum += s
 		}
 	}
 	if k < 2 {
@@ -105,4 +102,15 @@ func OpeningSE(groups [][]float64) float64 {
 	}
 	v *= float64(k) / float64(k-1)
 	return math.Sqrt(v) / float64(n)
+}
+
+// gameScore is a game's score for the side with final disc difference diff: 1, 0.5 or 0.
+func gameScore(diff int) float64 {
+	switch {
+	case diff > 0:
+		return 1
+	case diff < 0:
+		return 0
+	}
+	return 0.5
 }

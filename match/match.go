@@ -277,17 +277,10 @@ func (r *Result) add(g int, aBlack bool, openPlies int, gr gameResult) {
 		diffA = -diffA
 	}
 	r.Stats.Add(diffA)
-	score := 0.5
-	switch {
-	case diffA > 0:
-		score = 1
-	case diffA < 0:
-		score = 0
-	}
 	if r.byOpening == nil {
 		r.byOpening = map[int][]float64{}
 	}
-	r.byOpening[g/2] = append(r.byOpening[g/2], score)
+	r.byOpening[g/2] = append(r.byOpening[g/2], gameScore(diffA))
 	if aBlack {
 		r.AsBlack.Add(diffA)
 	}
