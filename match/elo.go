@@ -103,14 +103,3 @@ func OpeningSE(groups [][]float64) float64 {
 	v *= float64(k) / float64(k-1)
 	return math.Sqrt(v) / float64(n)
 }
-
-// gameScore is a game's score for the side with final disc difference diff: 1, 0.5 or 0.
-func gameScore(diff int) float64 {
-	switch {
-	case diff > 0:
-		return 1
-	case diff < 0:
-		return 0
-	}
-	return 0.5
-}

@@ -280,7 +280,7 @@ func (r *Result) add(g int, aBlack bool, openPlies int, gr gameResult) {
 	if r.byOpening == nil {
 		r.byOpening = map[int][]float64{}
 	}
-	r.byOpening[g/2] = append(r.byOpening[g/2], gameScore(diffA))
+	r.byOpening[g/2] = append(r.byOpening[g/2], points(float64(diffA)))
 	if aBlack {
 		r.AsBlack.Add(diffA)
 	}
