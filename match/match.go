@@ -10,6 +10,8 @@
 // by 64 discs. A game that ends by a player's error (an external engine that exits or stops
 // answering) is no result: it is listed apart and left out of the score, and the engine is
 // restarted for the next game, at most MaxRestarts times a side.
+// Played runs are read back from their GGF records to be compared: Summarize scores a run for
+// one player by opening, and Paired gives the difference of two runs opening by opening.
 package match
 
 import (

@@ -40,6 +40,7 @@ func commands() map[string]command {
 		"selfplay": {"play the engine against itself from random openings: training games", cmdSelfplay},
 		"match":    {"play two engine configurations (or an NBoard engine) from XOT openings", cmdMatch},
 		"phases":   {"where a match's games are lost: every move scored by exact solves (and a search), per phase", cmdPhases},
+		"compare":  {"score match runs (GGF files) and pair them by opening: which of two settings played better", cmdCompare},
 		"openings": {"generate balanced openings (near-even lines of random plies) for match -openings", cmdOpenings},
 		"mpcfit":   {"fit the Multi-ProbCut regressions of an evaluation", cmdMpcfit},
 		"devfit":   {"fit and measure depth by deviation value (refs, fit, measure, store)", cmdDevfit},
