@@ -2,10 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"slices"
 	"strings"
 
-	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/match"
 )
 
@@ -28,20 +27,9 @@ func cmdCompare(env *cmdEnv, args []string) error {
 	var names []string
 	var runs []match.RunSummary
 	for _, arg := range fs.Args() {
-		var games []*ggf.Game
-		for path := range strings.SplitSeq(arg, ",") {
-			if path == "" {
-				continue
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return exitError{2, err}
-			}
-			gs, err := ggf.ParseAll(string(data))
-			if err != nil {
-				return exitError{2, fmt.Errorf("%s: %w", path, err)}
-			}
-			games = append(games, gs...)
+		games, err := readGGFFiles(slices.DeleteFunc(strings.Split(arg, ","), func(p string) bool { return p == "" }))
+		if err != nil {
+			return err
 		}
 		s := match.Summarize(games, *player, *plies)
 		if s.Stats.Games() == 0 {

@@ -58,17 +58,9 @@ func cmdPhases(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
-	var games []*ggf.Game
-	for _, path := range fs.Args() {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return exitError{2, err}
-		}
-		gs, err := ggf.ParseAll(string(data))
-		if err != nil {
-			return exitError{2, fmt.Errorf("%s: %w", path, err)}
-		}
-		games = append(games, gs...)
+	games, err := readGGFFiles(fs.Args())
+	if err != nil {
+		return err
 	}
 	if len(games) == 0 {
 		return exitError{2, fmt.Errorf("no games in %s", strings.Join(fs.Args(), ", "))}
@@ -91,6 +83,24 @@ func cmdPhases(env *cmdEnv, args []string) error {
 		return exitError{1, err}
 	}
 	return nil
+}
+
+// readGGFFiles reads the games of GGF files; an unreadable or malformed file is an error
+// naming it (exit 2).
+func readGGFFiles(paths []string) ([]*ggf.Game, error) {
+	var games []*ggf.Game
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, exitError{2, err}
+		}
+		gs, err := ggf.ParseAll(string(data))
+		if err != nil {
+			return nil, exitError{2, fmt.Errorf("%s: %w", path, err)}
+		}
+		games = append(games, gs...)
+	}
+	return games, nil
 }
 
 // emptiesList parses a comma-separated list of empties counts ("" is the empty list).
