@@ -3,8 +3,9 @@ package match
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -82,7 +83,7 @@ func Summarize(games []*ggf.Game, prefix string, plies int) RunSummary {
 		if s.Player == "" {
 			s.Player = name
 		}
-		if !contains(s.Opponents, opp) {
+		if !slices.Contains(s.Opponents, opp) {
 			s.Opponents = append(s.Opponents, opp)
 		}
 		s.Stats.Add(r)
@@ -121,15 +122,6 @@ func Summarize(games []*ggf.Game, prefix string, plies int) RunSummary {
 	return s
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // PairedDiff is run b's score minus run a's, paired by opening: over the openings that both
 // runs played with both colours, the mean of b's minus a's mean score on the opening, and the
 // standard error of that mean (NaN below two openings).
@@ -141,13 +133,8 @@ type PairedDiff struct {
 // Paired compares two runs opening by opening (see PairedDiff). An opening played more than
 // once with a colour in a run counts by its mean there.
 func Paired(a, b RunSummary) PairedDiff {
-	keys := make([]string, 0, len(a.byOpening))
-	for k := range a.byOpening {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var d []float64
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(a.byOpening)) {
 		oa, ob := a.byOpening[k], b.byOpening[k]
 		if ob == nil || len(oa[0]) == 0 || len(oa[1]) == 0 || len(ob[0]) == 0 || len(ob[1]) == 0 {
 			continue
