@@ -120,6 +120,21 @@ type PhaseReport struct {
 	Options PhaseOptions
 	Games   int
 	Players []PlayerPhases
+	// Errors lists the result errors (PhaseStats.ResultErrors) move by move, in the order of
+	// the games and their moves.
+	Errors []ResultError
+}
+
+// ResultError is one move that turned its mover's exact win into a draw or a loss, or a draw
+// into a loss.
+type ResultError struct {
+	Player string
+	Game   int         // the game's number in the order given, from 1
+	Board  board.Board // the position before the move
+	Move   board.Square
+	// Before is the position's exact value for the mover, After the value the move left,
+	// both in discs from the mover's view.
+	Before, After float64
 }
 
 // AnalyzePhases values the positions of games (with a Valuer made by newValuer for each
@@ -174,7 +189,7 @@ func AnalyzePhases(ctx context.Context, games []*ggf.Game, newValuer func() Valu
 		if err := results[i].err; err != nil {
 			return rep, fmt.Errorf("game %d: %w", i+1, err)
 		}
-		rep.add(g, results[i].pos)
+		rep.add(g, i+1, results[i].pos)
 	}
 	return rep, ctx.Err()
 }
@@ -182,6 +197,7 @@ func AnalyzePhases(ctx context.Context, games []*ggf.Game, newValuer func() Valu
 // position is one position of a game as AnalyzePhases sees it: its empties, the side to
 // move, and its value from that side's view when it was valued (ok).
 type position struct {
+	b           board.Board
 	empties     int
 	blackToMove bool
 	ok, exact   bool
@@ -196,7 +212,7 @@ func valueGame(ctx context.Context, g *ggf.Game, value Valuer, opt PhaseOptions)
 	b := g.Start
 	for i := 0; i <= n; i++ {
 		p := &pos[i]
-		p.empties, p.blackToMove = b.NumEmpties(), b.BlackToMove
+		p.b, p.empties, p.blackToMove = b, b.NumEmpties(), b.BlackToMove
 		switch {
 		case b.GameOver():
 			p.v, p.exact, p.ok = float64(b.FinalScore()), true, true
@@ -226,8 +242,8 @@ func valueGame(ctx context.Context, g *ggf.Game, value Valuer, opt PhaseOptions)
 	return pos, nil
 }
 
-// add sums one valued game into the report.
-func (rep *PhaseReport) add(g *ggf.Game, pos []position) {
+// add sums one valued game, the game-th of those given, into the report.
+func (rep *PhaseReport) add(g *ggf.Game, game int, pos []position) {
 	rep.Games++
 	bname, wname := g.Black, g.White
 	if bname == wname {
@@ -266,6 +282,7 @@ func (rep *PhaseReport) add(g *ggf.Game, pos []position) {
 
 	// Each move: its phase, time and loss.
 	perfect := map[*PlayerPhases]int{black: -1, white: -1} // -1: still perfect
+	var errs []ResultError                                 // last move first
 	for i := len(g.Moves) - 1; i >= 0; i-- {
 		m := g.Moves[i]
 		if m.Square == board.NoSquare {
@@ -299,11 +316,15 @@ func (rep *PhaseReport) add(g *ggf.Game, pos []position) {
 			s.Exact++
 			if points(va) < points(before.v) {
 				s.ResultErrors++
+				errs = append(errs, ResultError{Player: p.Name, Game: game, Board: before.b, Move: m.Square, Before: before.v, After: va})
 			}
 		}
 		if perfect[p] < 0 && (loss != 0 || !exact) {
 			perfect[p] = before.empties - 1 // the moves below were all exact and lost nothing
 		}
+	}
+	for i := len(errs) - 1; i >= 0; i-- {
+		rep.Errors = append(rep.Errors, errs[i])
 	}
 	for p, e := range perfect {
 		if e < 0 {
@@ -384,4 +405,18 @@ func WritePhases(w io.Writer, rep PhaseReport) {
 			fmt.Fprintf(w, "  played perfectly from %.1f empties on average\n", float64(p.PerfectFrom)/float64(p.PerfectGames))
 		}
 	}
+}
+
+// WriteResultErrors writes the result errors as an .obf file of their positions, each after
+// a comment line ("% ...") naming the player, the game, the move played and the values, so
+// that othello solve -all-moves can score every move of them and othello bench -file
+// -movetime can replay them under other times or settings.
+func WriteResultErrors(w io.Writer, errs []ResultError) error {
+	for _, e := range errs {
+		if _, err := fmt.Fprintf(w, "%% %s, game %d, %d empties: played %v, %+.0f -> %+.0f\n%s;\n",
+			e.Player, e.Game, e.Board.NumEmpties(), e.Move, e.Before, e.After, e.Board.OBF()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/endgame"
 	"github.com/othellogo/othello/ggf"
 	"github.com/othellogo/othello/search"
 )
@@ -239,6 +240,62 @@ func TestAnalyzePhasesFindsTheBlunder(t *testing.T) {
 		if !strings.Contains(sb.String(), "first (1 games)") || !strings.Contains(sb.String(), "expected score:") {
 			t.Errorf("report:\n%s", sb.String())
 		}
+	}
+}
+
+// The result errors are listed with their positions and moves, and the written list reads back
+// as an .obf file of those positions.
+func TestAnalyzePhasesListsResultErrors(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var games []*ggf.Game
+	var want []ResultError
+	for len(want) < 3 {
+		start := midgameStart(r, 10)
+		g, lost := playOut(t, start, 1)
+		before := g.Position(1)
+		best := negamax(before, -65, 65)
+		if lost == 0 || points(float64(best-lost)) == points(float64(best)) {
+			continue
+		}
+		games = append(games, g)
+		m := g.Moves[1]
+		name := "second"
+		if m.Black {
+			name = "first"
+		}
+		want = append(want, ResultError{Player: name, Game: len(games), Board: before, Move: m.Square, Before: float64(best), After: float64(best - lost)})
+	}
+	opt := PhaseOptions{ExactFrom: 60, Bounds: []int{5}}
+	rep, err := AnalyzePhases(context.Background(), games, exactValuer, opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Errors) != len(want) {
+		t.Fatalf("%d result errors listed, want %d: %+v", len(rep.Errors), len(want), rep.Errors)
+	}
+	for i, e := range rep.Errors {
+		if e != want[i] {
+			t.Errorf("error %d: %+v, want %+v", i, e, want[i])
+		}
+	}
+	var sb strings.Builder
+	if err := WriteResultErrors(&sb, rep.Errors); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := endgame.ParseProblems(strings.NewReader(sb.String()))
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, sb.String())
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("%d positions read back, want %d:\n%s", len(ps), len(want), sb.String())
+	}
+	for i, p := range ps {
+		if p.Board.OBF() != want[i].Board.OBF() {
+			t.Errorf("position %d read back as %s, want %s", i, p.Board.OBF(), want[i].Board.OBF())
+		}
+	}
+	if !strings.Contains(sb.String(), "% "+want[0].Player+", game 1, ") {
+		t.Errorf("no comment naming the player and game:\n%s", sb.String())
 	}
 }
 

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
 
 	"github.com/othellogo/othello/ggf"
+	"github.com/othellogo/othello/internal/atomicfile"
 	"github.com/othellogo/othello/match"
 	"github.com/othellogo/othello/search"
 )
@@ -26,6 +28,7 @@ func cmdPhases(env *cmdEnv, args []string) error {
 	workers := fs.Int("workers", 1, "games analysed at the same time")
 	ttMiB := fs.Int("tt", 64, "tables of each worker's search and solver, MiB")
 	evalName := fs.String("eval", "default", evalFlagHelp)
+	errorsOut := fs.String("errors", "", "write the positions of the result errors to this .obf file, each after a comment naming the player, game, move and values (for solve -all-moves, then bench -file -movetime)")
 	setUsage(env, fs, "usage: othello phases [options] GAMES.ggf...\n\nReplays the games of GGF files and values their positions: exact solves from -exact empties\ndown, a search of -depth before. Each move's loss is the drop in its mover's value; per player\nand phase it prints the moves, the loss a move, the exact moves and the result errors among\nthem (a win turned into a draw or a loss, a draw into a loss), and the thinking time a game;\nthen the expected score at the -at empties beside the final score, and the empties from which\neach player played perfectly, on average.\nOptions:\n")
 	if err := parseArgs(env, fs, args, 1, -1, "want at least one GGF file"); err != nil {
 		return err
@@ -58,6 +61,9 @@ func cmdPhases(env *cmdEnv, args []string) error {
 	if err != nil {
 		return exitError{2, err}
 	}
+	if err := checkOutput("-errors", *errorsOut, fs.Args()...); err != nil {
+		return err
+	}
 	games, err := readGGFFiles(fs.Args())
 	if err != nil {
 		return err
@@ -78,6 +84,13 @@ func cmdPhases(env *cmdEnv, args []string) error {
 	bar.Finish()
 	if rep.Games > 0 {
 		match.WritePhases(env.stdout, rep)
+	}
+	if *errorsOut != "" && rep.Games > 0 {
+		werr := atomicfile.Write(*errorsOut, 0o644, func(w io.Writer) error { return match.WriteResultErrors(w, rep.Errors) })
+		if werr != nil {
+			return exitError{1, fmt.Errorf("-errors %s: %v", *errorsOut, werr)}
+		}
+		fmt.Fprintf(env.stdout, "%d result errors written to %s\n", len(rep.Errors), *errorsOut)
 	}
 	if err != nil {
 		return exitError{1, err}
