@@ -164,7 +164,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -196,6 +196,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.NoEndSolves = !on
 			case "endwld":
 				sp.cfg.EndWLD = on
+			case "timeband":
+				sp.cfg.NoTimeBand = !on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

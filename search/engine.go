@@ -66,6 +66,11 @@ type Config struct {
 	// the solver's probable solves of higher confidence and the exact solve (endSolveLevels;
 	// measurement).
 	NoEndSolves bool
+	// NoTimeBand: under time control, no band of win/loss/draw proofs or probable solves
+	// above the exact solve, whose midgame search stops at depth 10: such a position keeps
+	// the whole midgame search, which reaches the end of the game selectively, and the
+	// solves after it (endSolveLevels; measurement).
+	NoTimeBand bool
 	// EndWLD: those solves prove the game result (win/loss/draw, at the same levels,
 	// refineWLD) instead of solving the score (measurement).
 	EndWLD bool
@@ -587,6 +592,9 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		tp.solve = 0
 	}
 	plan := planSearch(lim, tp, empties, band)
+	if e.cfg.NoTimeBand {
+		plan = withoutTimeBand(plan, lim, tp, empties)
+	}
 	if (plan.solve || plan.wldOnly || plan.probable) && tp.solve > tp.hard {
 		// A solving move may take the larger share of the clock (timePlan.solve).
 		e.hardDeadline = e.start.Add(tp.solve)

@@ -109,3 +109,38 @@ func TestLevelTableDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutTimeBand: under a time per move the plan puts a position a few empties above its
+// exact solve into the probable band with a shallow midgame search; without the band
+// (Config.NoTimeBand) the position keeps the whole midgame search and no band solve, and the
+// positions outside the band, and plans without a clock, are unchanged.
+func TestWithoutTimeBand(t *testing.T) {
+	lim := Limits{MoveTime: 30 * time.Millisecond, Selectivity: 5}
+	inBand := 0
+	for empties := 12; empties <= 24; empties++ {
+		tp := planTime(lim, empties)
+		p := planSearch(lim, tp, empties, defaultProbableBand)
+		q := withoutTimeBand(p, lim, tp, empties)
+		if !p.probable && !p.wldOnly {
+			if q != p {
+				t.Errorf("%d empties outside the band: plan %+v changed to %+v", empties, p, q)
+			}
+			continue
+		}
+		inBand++
+		if p.maxDepth >= empties {
+			t.Errorf("%d empties in the band: its midgame search already goes to depth %d", empties, p.maxDepth)
+		}
+		if q.probable || q.wldOnly || q.solve || q.maxDepth != empties {
+			t.Errorf("%d empties without the band: plan %+v, want the midgame search to the end alone", empties, q)
+		}
+	}
+	if inBand == 0 {
+		t.Fatal("no position in the probable band at 30 ms a move")
+	}
+	level := Limits{Depth: 12, Selectivity: 5}
+	p := planSearch(level, timePlan{}, 21, defaultProbableBand)
+	if q := withoutTimeBand(p, level, timePlan{}, 21); q != p {
+		t.Errorf("a level without a clock: plan %+v changed to %+v", p, q)
+	}
+}

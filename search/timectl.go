@@ -309,6 +309,22 @@ func planSearch(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 	return p
 }
 
+// withoutTimeBand is p without the band of win/loss/draw proofs or probable solves a time
+// plan puts above the exact solve (Config.NoTimeBand): such a position keeps the whole
+// midgame search instead of one stopped at depth 10. Plans without a clock, and levels with
+// explicit solve depths, are returned unchanged.
+func withoutTimeBand(p searchPlan, lim Limits, tp timePlan, empties int) searchPlan {
+	if tp.hard == 0 || lim.ExactEmpties > 0 || !(p.wldOnly || p.probable) {
+		return p
+	}
+	p.wldOnly, p.probable = false, false
+	p.maxDepth = empties
+	if lim.Depth > 0 {
+		p.maxDepth = min(empties, lim.Depth)
+	}
+	return p
+}
+
 // Median times on one core of the development machine (`othello solve --wld` and `--sel 5`
 // on 150 real-game positions at each of 18, 19 and 20 empties, and 22 for the proof; the
 // others extrapolated at about twice per empty) of a win/loss/draw proof and of the first
