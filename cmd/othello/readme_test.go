@@ -11,7 +11,7 @@ import (
 // readmeOutputFlags are the options whose file an example writes (or, for the book, creates
 // when absent): a later example may read it.
 var readmeOutputFlags = map[string]bool{
-	"-o": true, "-ggf": true, "-store": true, "-out": true, "--all-moves": true, "-plot": true, "-log": true,
+	"-o": true, "-ggf": true, "-store": true, "-out": true, "--all-moves": true, "-all-moves": true, "-errors": true, "-plot": true, "-log": true,
 	"-cpuprofile": true, "--cpuprofile": true, "-exact-cache": true, "-fit-bias": true, "--book": true, "-book": true,
 }
 
