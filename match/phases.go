@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -323,9 +324,8 @@ func (rep *PhaseReport) add(g *ggf.Game, game int, pos []position) {
 			perfect[p] = before.empties - 1 // the moves below were all exact and lost nothing
 		}
 	}
-	for i := len(errs) - 1; i >= 0; i-- {
-		rep.Errors = append(rep.Errors, errs[i])
-	}
+	slices.Reverse(errs)
+	rep.Errors = append(rep.Errors, errs...)
 	for p, e := range perfect {
 		if e < 0 {
 			e = pos[0].empties
