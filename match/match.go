@@ -41,6 +41,11 @@ type Options struct {
 	// Increment is added to a side's clock after each of its moves.
 	Clocks    [2]time.Duration
 	Increment time.Duration
+	// FollowB, when above 0, sets A's clock for each game to FollowB times B's mean thinking
+	// time a game over the games finished when it starts (Clocks[0] until one is): an
+	// equal-time match whose clock follows the opponent's time on the same openings, which
+	// moves with the openings more than any setting of A's does.
+	FollowB float64
 	// HandshakeTimeout bounds the wait for an external engine's answer to a ping, at its
 	// start and before each move (0: DefaultHandshakeTimeout).
 	HandshakeTimeout time.Duration
@@ -87,7 +92,28 @@ type Result struct {
 	Elapsed     time.Duration
 	Interrupted bool // the context ended the match; the finished games are counted
 	clocks      [2]time.Duration
+	clockSum    time.Duration     // A's clocks summed over the games counted (FollowB)
 	byOpening   map[int][]float64 // A's scores (0, 0.5, 1) by opening number, for OpeningSE
+}
+
+// followClock is A's clock for a game that starts now: FollowB times B's mean thinking time
+// a game over the games counted so far, or the given clock before any (call under the
+// result's lock).
+func (r *Result) followClock(follow float64, clock time.Duration) time.Duration {
+	n := r.Stats.Games()
+	if follow <= 0 || n == 0 || r.Thought[1].Total <= 0 {
+		return clock
+	}
+	return max(time.Duration(follow*float64(r.Thought[1].Total)/float64(n)), time.Millisecond)
+}
+
+// meanClockA is A's mean clock over the games counted: its fixed clock, or the mean of the
+// clocks it followed B's time with.
+func (r *Result) meanClockA() time.Duration {
+	if n := r.Stats.Games(); r.clockSum > 0 && n > 0 {
+		return r.clockSum / time.Duration(n)
+	}
+	return r.clocks[0]
 }
 
 // ScoreSE is the standard error of A's score fraction, the two colours of an opening taken
@@ -105,6 +131,8 @@ func (o *Options) Header() string {
 	s := fmt.Sprintf("match: A = %q vs B = %q, %d games (%d openings x 2 colours), concurrency %d",
 		o.A.Text, o.B.Text, 2*len(o.Openings), len(o.Openings), o.Concurrency)
 	switch c := o.Clocks; {
+	case o.FollowB > 0:
+		s += fmt.Sprintf(", A's clock %.2f times B's mean time a game so far (%v before the first game), B %v, + %v", o.FollowB, c[0], c[1], o.Increment)
 	case c[0] == c[1] && c[0] > 0:
 		s += fmt.Sprintf(", clock %v + %v", c[0], o.Increment)
 	case c[0] > 0 || c[1] > 0:
@@ -125,6 +153,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	defer stop()
 	opens, clocks := opt.Openings, opt.Clocks
 	res := &Result{LeastLeft: clocks, clocks: clocks}
+	if opt.FollowB > 0 {
+		res.LeastLeft[0] = noGameLeft // A's clock changes from game to game
+	}
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -165,6 +196,12 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 				if !aBlack {
 					black, white, bn, wn = pl[1], pl[0], wn, bn
 				}
+				clocks := clocks
+				if opt.FollowB > 0 {
+					mu.Lock()
+					clocks[0] = res.followClock(opt.FollowB, clocks[0])
+					mu.Unlock()
+				}
 				cl := clockSpec{total: clocks, inc: opt.Increment}
 				if !aBlack {
 					cl.total[0], cl.total[1] = clocks[1], clocks[0]
@@ -183,8 +220,17 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 				}
 				mu.Lock()
 				res.add(g, aBlack, len(opens[g/2]), gr)
+				if opt.FollowB > 0 && gr.failed < 0 {
+					res.clockSum += clocks[0]
+				}
 				if opt.GGF != nil && at < 0 {
 					rec := gameRecord(gr.moves, gr.times)
+					if cl.total[0] > 0 {
+						rec.BlackClock = ggf.Clock{Main: cl.total[0], Increment: cl.inc, Set: true}
+					}
+					if cl.total[1] > 0 {
+						rec.WhiteClock = ggf.Clock{Main: cl.total[1], Increment: cl.inc, Set: true}
+					}
 					rec.Place, rec.Date = "GoThello match", time.Now().UTC().Format("2006.01.02_15:04:05.UTC")
 					rec.Black, rec.White = bn, wn
 					rec.Result = fmt.Sprintf("%+d.000", gr.blackScore)
@@ -326,7 +372,7 @@ func (r *Result) Write(w io.Writer) {
 		if r.Thought[1].Total > 0 {
 			ratio = fmt.Sprintf("; A %.2f times B's", float64(r.Thought[0].Total)/float64(r.Thought[1].Total))
 		}
-		fmt.Fprintf(w, "thinking time per game: A %s; B %s%s\n", perGame(r.Thought[0], g, r.clocks[0]), perGame(r.Thought[1], g, r.clocks[1]), ratio)
+		fmt.Fprintf(w, "thinking time per game: A %s; B %s%s\n", perGame(r.Thought[0], g, r.meanClockA()), perGame(r.Thought[1], g, r.clocks[1]), ratio)
 	}
 	if r.clocks[0] > 0 || r.clocks[1] > 0 {
 		fmt.Fprintf(w, "least clock left at the end of a game: A %v, B %v\n", leastText(r.LeastLeft[0], r.clocks[0]), leastText(r.LeastLeft[1], r.clocks[1]))
@@ -362,10 +408,16 @@ func perGame(m MoveTimes, games int, clock time.Duration) string {
 	return fmt.Sprintf("%.3f s, %.1f%% of its clock", t.Seconds(), 100*float64(t)/float64(clock))
 }
 
+// noGameLeft is the least clock left before any game has set it.
+const noGameLeft = time.Duration(math.MaxInt64)
+
 // leastText shows the least clock left, or that the side played without a clock.
 func leastText(left, clock time.Duration) string {
-	if clock == 0 {
+	switch {
+	case clock == 0:
 		return "no clock"
+	case left == noGameLeft:
+		return "no game counted"
 	}
 	return left.Round(time.Millisecond).String()
 }

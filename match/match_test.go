@@ -238,7 +238,7 @@ func TestOpenings(t *testing.T) {
 }
 
 func TestParseEngineErrors(t *testing.T) {
-	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x",
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x", "bandtop=0", "bandtop=61", "bandtop=x",
 		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
@@ -261,6 +261,12 @@ func TestParseEngineErrors(t *testing.T) {
 	if sp := mustParse(t, "depth=4,endlast=75,endlast=off"); sp.cfg.EndLastShare != 0 {
 		t.Errorf("endlast=off: %+v", sp.cfg)
 	}
+	if sp := mustParse(t, "depth=4,bandtop=22"); sp.cfg.TimeBandTop != 22 {
+		t.Errorf("bandtop=22: %+v", sp.cfg)
+	}
+	if sp := mustParse(t, "depth=4,bandtop=22,bandtop=off"); sp.cfg.TimeBandTop != 0 {
+		t.Errorf("bandtop=off: %+v", sp.cfg)
+	}
 	if sp := mustParse(t, "depth=4,endhorizon=off"); sp.cfg.EndHorizon >= 0 {
 		t.Errorf("endhorizon=off: %+v", sp.cfg)
 	}
@@ -276,6 +282,7 @@ func TestParseEngineSwitches(t *testing.T) {
 	}{
 		{"wldrefine", func(c search.Config) bool { return c.NoWLDRefine }},
 		{"solverhint", func(c search.Config) bool { return c.NoSolverHint }},
+		{"bandwld", func(c search.Config) bool { return !c.BandWLD }},
 	} {
 		sp, err := ParseEngine("depth=8," + c.name + "=off")
 		if err != nil || !c.off(sp.cfg) {
@@ -646,5 +653,83 @@ func TestGameOpenings(t *testing.T) {
 	s.OpeningFile = ""
 	if _, err := s.Options(); err == nil {
 		t.Error("openings by empties without a file: no error")
+	}
+}
+
+// With FollowB, A's clock for each game is FollowB times B's mean time a game over the games
+// before it, the first game on A's own clock; each game's clocks are in its record (TB, TW),
+// B's move times too, so the record checks the rule.
+func TestRunFollowClock(t *testing.T) {
+	var out bytes.Buffer
+	const follow = 8
+	opt := Options{A: mustParse(t, "sel=2"), B: mustParse(t, "depth=7,sel=2"), Openings: RandomOpenings(3, 2, 8), Concurrency: 1,
+		Clocks: [2]time.Duration{2 * time.Second, 0}, FollowB: follow, GGF: &out}
+	if h := opt.Header(); !strings.Contains(h, "A's clock 8.00 times B's mean time a game so far (2s before the first game), B 0s") {
+		t.Errorf("header %q", h)
+	}
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := ggf.ParseAll(out.String())
+	if err != nil || len(games) != 4 {
+		t.Fatalf("%d records, %v", len(games), err)
+	}
+	var bTotal, clockSum time.Duration
+	for i, g := range games {
+		aBlack := strings.HasPrefix(g.Black, "A ")
+		aClock, bClock := g.BlackClock, g.WhiteClock
+		if !aBlack {
+			aClock, bClock = bClock, aClock
+		}
+		want := 2 * time.Second
+		if i > 0 {
+			want = follow * bTotal / time.Duration(i)
+		}
+		// The record keeps clocks to 10 ms and move times to the millisecond.
+		if d := aClock.Main - want; !aClock.Set || bClock.Set || d < -10*time.Millisecond-time.Duration(follow*i)*time.Millisecond || d > 10*time.Millisecond+time.Duration(follow*i)*time.Millisecond {
+			t.Errorf("game %d: A's clock %+v, B's %+v; want A %v (B's time so far %v)", i+1, aClock, bClock, want, bTotal)
+		}
+		clockSum += aClock.Main
+		for _, m := range g.Moves {
+			if m.Black != aBlack && m.HasTime {
+				bTotal += m.Time
+			}
+		}
+	}
+	if bTotal <= 0 {
+		t.Fatal("B's moves took no recorded time")
+	}
+	if res.LeastLeft[0] <= 0 || res.LeastLeft[0] >= noGameLeft || res.Forfeits != [2]int{} {
+		t.Errorf("least clock left %v, forfeits %v", res.LeastLeft, res.Forfeits)
+	}
+	var w bytes.Buffer
+	res.Write(&w)
+	if m := regexp.MustCompile(`thinking time per game: A ([0-9.]+) s, ([0-9.]+)% of its clock`).FindStringSubmatch(w.String()); m == nil {
+		t.Errorf("no clock share in\n%s", w.String())
+	} else {
+		spent, _ := strconv.ParseFloat(m[1], 64)
+		share, _ := strconv.ParseFloat(m[2], 64)
+		if want := 100 * spent / (clockSum / time.Duration(len(games))).Seconds(); math.Abs(share-want) > 1 {
+			t.Errorf("clock share %.1f%%, want %.1f%% of the mean clock %v", share, want, clockSum/time.Duration(len(games)))
+		}
+	}
+}
+
+// A clock that follows B's time needs a first clock and a sensible factor.
+func TestSettingsFollow(t *testing.T) {
+	s := Settings{A: "sel=2", B: "depth=1", Random: 1, Concurrency: 1, HandshakeTimeout: DefaultHandshakeTimeout, FollowB: 1}
+	if _, err := s.Options(); err == nil || !strings.Contains(err.Error(), "needs A's clock") {
+		t.Errorf("no first clock: %v", err)
+	}
+	s.ClockA = time.Second
+	if opt, err := s.Options(); err != nil || opt.FollowB != 1 || opt.Clocks[0] != time.Second {
+		t.Errorf("%+v, %v", opt, err)
+	}
+	for _, f := range []float64{-1, 101} {
+		s.FollowB = f
+		if _, err := s.Options(); err == nil || !strings.Contains(err.Error(), "within 0-100") {
+			t.Errorf("factor %v: %v", f, err)
+		}
 	}
 }

@@ -153,6 +153,14 @@ func ParseEngine(text string) (Spec, error) {
 				break
 			}
 			sp.cfg.EndLastShare, err = intIn(v, 10, 95)
+		case "bandtop":
+			// Measurement: under a clock, no band of proofs or probable solves above this
+			// many empties (off: the plan's band).
+			if v == "off" {
+				sp.cfg.TimeBandTop = 0
+				break
+			}
+			sp.cfg.TimeBandTop, err = intIn(v, 1, 60)
 		case "probable":
 			// Measurement: empties above the exact solve given probable solves (0: none).
 			var band int
@@ -164,7 +172,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband", "bandwld":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -198,6 +206,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.EndWLD = on
 			case "timeband":
 				sp.cfg.NoTimeBand = !on
+			case "bandwld":
+				sp.cfg.BandWLD = on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

@@ -24,13 +24,22 @@ type Settings struct {
 	// Clock is each side's game clock and Increment its increment; ClockA and ClockB, when
 	// not 0, are A's and B's own clocks.
 	Clock, Increment, ClockA, ClockB time.Duration
-	HandshakeTimeout                 time.Duration
+	// FollowB, when above 0, makes A's clock FollowB times B's mean time a game so far
+	// (Options.FollowB), A's clock (ClockA or Clock) being the first games' clock.
+	FollowB          float64
+	HandshakeTimeout time.Duration
 }
 
 // Check refuses settings a match cannot be played with: fewer than one game at a time, a
 // negative count or time, openings by empties outside 0-59 (0: none), or a handshake timeout
 // that is not positive.
 func (s Settings) Check() error {
+	if s.FollowB < 0 || s.FollowB > 100 {
+		return fmt.Errorf("the factor of B's time for A's clock must be within 0-100 (0: A's own clock)")
+	}
+	if s.FollowB > 0 && s.Clock == 0 && s.ClockA == 0 {
+		return fmt.Errorf("a clock that follows B's time needs A's clock for the first game (-a-clock or -clock)")
+	}
 	if s.Concurrency < 1 || s.N < 0 || s.OpeningEmpties < 0 || s.OpeningEmpties > 59 || s.Skip < 0 || s.Random < 0 || s.Clock < 0 || s.Increment < 0 || s.ClockA < 0 || s.ClockB < 0 || s.HandshakeTimeout <= 0 {
 		return fmt.Errorf("concurrency must be at least 1; counts and times non-negative, openings by empties at most 59, the handshake timeout positive")
 	}
@@ -43,7 +52,7 @@ func (s Settings) Options() (Options, error) {
 	if err := s.Check(); err != nil {
 		return Options{}, err
 	}
-	opt := Options{Concurrency: s.Concurrency, Clocks: [2]time.Duration{s.Clock, s.Clock}, Increment: s.Increment, HandshakeTimeout: s.HandshakeTimeout}
+	opt := Options{Concurrency: s.Concurrency, Clocks: [2]time.Duration{s.Clock, s.Clock}, Increment: s.Increment, FollowB: s.FollowB, HandshakeTimeout: s.HandshakeTimeout}
 	var err error
 	if opt.A, err = ParseEngine(s.A); err != nil {
 		return Options{}, err

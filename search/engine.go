@@ -74,6 +74,14 @@ type Config struct {
 	// EndWLD: those solves prove the game result (win/loss/draw, at the same levels,
 	// refineWLD) instead of solving the score (measurement).
 	EndWLD bool
+	// TimeBandTop, when above 0: under time control the band of proofs or probable solves
+	// stops at this many empties; a band position with more keeps the whole midgame search,
+	// as with NoTimeBand (measurement).
+	TimeBandTop int
+	// BandWLD: under time control, after the band's first probable solve (73%) the surer
+	// ones (95%, exact) prove the game result in its ranking (refineWLD) instead of solving
+	// the score, when one move is wanted (measurement).
+	BandWLD bool
 	// Settle: under a game clock, a best move kept for several deep iterations at a steady
 	// value shrinks the soft limit (iterHistory.add; measurement).
 	Settle bool
@@ -592,7 +600,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		tp.solve = 0
 	}
 	plan := planSearch(lim, tp, empties, band)
-	if e.cfg.NoTimeBand {
+	if e.cfg.bandOff(empties) {
 		plan = withoutTimeBand(plan, lim, tp, empties)
 	}
 	if (plan.solve || plan.wldOnly || plan.probable) && tp.solve > tp.hard {
@@ -656,7 +664,8 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		rm[0].score, rm[0].exact, rm[0].lower = int(rm[0].wldLo)*e.scale, true, false
 		rm[0].pv = []board.Square{rm[0].sq}
 	}
-	ladder := func(levels []int, below int, soft time.Duration, wld bool) {
+	// It reports whether every level finished with the soft limit still ahead.
+	ladder := func(levels []int, below int, soft time.Duration, wld bool) bool {
 		for _, l := range levels {
 			if l >= below {
 				continue
@@ -672,16 +681,24 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			}
 			e.solver.SetSelectivity(0)
 			if !ok {
-				break
+				return false
 			}
 			report(empties, l == 0 && !wld, wld, SelectivityPercent(l))
 			if soft > 0 && time.Since(e.start) > soft {
-				break
+				return false
 			}
 		}
+		return true
 	}
 	if plan.probable && !e.stopped {
-		ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft, false)
+		if e.cfg.BandWLD && n == 1 {
+			// The first probable solve ranks the moves; the surer ones prove the result.
+			if ladder([]int{5}, MaxSelectivity+1, tp.soft, false) {
+				ladder([]int{3, 0}, MaxSelectivity+1, tp.soft, true)
+			}
+		} else {
+			ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft, false)
+		}
 	}
 	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
 		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {

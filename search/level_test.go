@@ -138,6 +138,21 @@ func TestWithoutTimeBand(t *testing.T) {
 	if inBand == 0 {
 		t.Fatal("no position in the probable band at 30 ms a move")
 	}
+	for _, c := range []struct {
+		cfg     Config
+		empties int
+		off     bool
+	}{
+		{Config{}, 24, false},
+		{Config{NoTimeBand: true}, 17, true},
+		{Config{TimeBandTop: 22}, 22, false},
+		{Config{TimeBandTop: 22}, 23, true},
+		{Config{TimeBandTop: 22, NoTimeBand: true}, 21, true},
+	} {
+		if got := c.cfg.bandOff(c.empties); got != c.off {
+			t.Errorf("%+v at %d empties: band off %v, want %v", c.cfg, c.empties, got, c.off)
+		}
+	}
 	level := Limits{Depth: 12, Selectivity: 5}
 	p := planSearch(level, timePlan{}, 21, defaultProbableBand)
 	if q := withoutTimeBand(p, level, timePlan{}, 21); q != p {

@@ -175,6 +175,74 @@ func TestEndWLD(t *testing.T) {
 	}
 }
 
+// resultAlphaBeta is the game result (-1, 0, 1) of p to move against o by plain fail-hard
+// alpha-beta on the final disc difference's sign, within [alpha, beta]: the test's own
+// solver, slow but independent of the engine's.
+func resultAlphaBeta(p, o uint64, alpha, beta int) int {
+	moves := board.LegalMoves(p, o)
+	if moves == 0 {
+		if board.LegalMoves(o, p) == 0 {
+			return max(alpha, min(beta, max(-1, min(1, board.DiscDiff(p, o)))))
+		}
+		return -resultAlphaBeta(o, p, -beta, -alpha)
+	}
+	for m := moves; m != 0; m &= m - 1 {
+		sq := board.FirstSquare(m)
+		f := board.Flips(p, o, sq)
+		if v := -resultAlphaBeta(o&^f, p|f|sq.Bit(), -beta, -alpha); v > alpha {
+			if alpha = v; alpha >= beta {
+				return beta
+			}
+		}
+	}
+	return alpha
+}
+
+// TestBandWLD: with Config.BandWLD a timed search in the probable band above the exact solve
+// goes from its first probable solve to result proofs: a move it reports proven exactly at
+// win/loss/draw has exact minimax's result and keeps it. Without the switch the band's last
+// solve is a score solve and never a result proof.
+func TestBandWLD(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 40 ms a move: exact from 14 empties, probable solves at 15-18 (planSearch).
+	lim := Limits{MoveTime: 40 * time.Millisecond, Selectivity: 5}
+	for _, on := range []bool{false, true} {
+		e := NewEngine(Config{Eval: ev, TTMiB: 1, SolverMiB: 1, BandWLD: on})
+		proven := 0
+		for i, b := range randomPositions(33, 12, 15) {
+			r := e.Search(context.Background(), b, lim, nil)
+			if !b.IsLegal(r.Move) {
+				t.Fatalf("band wld %v, position %d: illegal move %s", on, i, r.Move)
+			}
+			if !r.WLD {
+				continue
+			}
+			if !on {
+				t.Fatalf("position %d (%s): a result proof without the switch: %+v", i, b.OBF(), r.Info)
+			}
+			if r.Selectivity != 100 {
+				continue // a 95% proof: the time ran out before the exact one
+			}
+			proven++
+			want := resultAlphaBeta(b.P, b.O, -1, 1)
+			if int(r.Score) != want {
+				t.Fatalf("position %d (%s): proven %v, exact minimax %d", i, b.OBF(), r.Score, want)
+			}
+			c := b
+			c.Play(r.Move)
+			if got := -resultAlphaBeta(c.P, c.O, -1, 1); got != want {
+				t.Fatalf("position %d (%s): %s gives %d where the position is %d", i, b.OBF(), r.Move, got, want)
+			}
+		}
+		if on && proven == 0 {
+			t.Fatal("no band position proven at 40 ms a move")
+		}
+	}
+}
+
 // TestEndSolves: by default a timed search whose selective midgame iterations reach the end
 // of the game with time left goes on to the exact solve, whose score is exact minimax's; with
 // Config.NoEndSolves the move keeps its selective value.

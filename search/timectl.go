@@ -325,6 +325,12 @@ func withoutTimeBand(p searchPlan, lim Limits, tp timePlan, empties int) searchP
 	return p
 }
 
+// bandOff reports whether a position with empties empty squares is kept out of the band
+// above the exact solve (Config.NoTimeBand, Config.TimeBandTop).
+func (c *Config) bandOff(empties int) bool {
+	return c.NoTimeBand || (c.TimeBandTop > 0 && empties > c.TimeBandTop)
+}
+
 // Median times on one core of the development machine (`othello solve --wld` and `--sel 5`
 // on 150 real-game positions at each of 18, 19 and 20 empties, and 22 for the proof; the
 // others extrapolated at about twice per empty) of a win/loss/draw proof and of the first
