@@ -359,19 +359,25 @@ func (g *Game) Truncate(n int) {
 	}
 }
 
+// PlayerClock is black's (or white's) clock: TB (or TW) when the record has it, else TI
+// (Set false when neither is there).
+func (g *Game) PlayerClock(black bool) Clock {
+	switch {
+	case black && g.BlackClock.Set:
+		return g.BlackClock
+	case !black && g.WhiteClock.Set:
+		return g.WhiteClock
+	}
+	return g.Clock
+}
+
 // TimeLeft returns the time left on the clock of black (or white) after the recorded moves:
 // the player's clock (TB/TW, else TI) main time plus extension, minus the times recorded with
 // that player's moves, plus the increment for each of them. ok is false when the record has no
 // clock for that player (no field, or a zero clock as NBoard sends when it does not time).
 // The result can be negative when a player has overstepped.
 func (g *Game) TimeLeft(black bool) (left, increment time.Duration, ok bool) {
-	c := g.Clock
-	if black && g.BlackClock.Set {
-		c = g.BlackClock
-	}
-	if !black && g.WhiteClock.Set {
-		c = g.WhiteClock
-	}
+	c := g.PlayerClock(black)
 	if !c.Set || c.Main+c.Increment+c.Extension <= 0 {
 		return 0, 0, false
 	}

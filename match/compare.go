@@ -29,7 +29,13 @@ type RunSummary struct {
 	Time       time.Duration
 	OppTime    time.Duration // thinking time a game, the player's and its opponents'
 	TimedGames int           // games with at least one timed move, over which the times are averaged
-	Skipped    int           // games without a result or without the player
+	// Clock is the player's mean game clock (main time and extension) over the ClockedGames
+	// whose record gives it one (TB/TW, else TI; match writes each game's), and ClockUsed the
+	// part of those clocks its moves took; 0 with no such game.
+	Clock        time.Duration
+	ClockUsed    float64
+	ClockedGames int
+	Skipped      int // games without a result or without the player
 	// byOpening holds the player's scores (0, 0.5, 1) by opening and colour (0 black, 1 white).
 	byOpening map[string]*[2][]float64
 }
@@ -68,7 +74,7 @@ func blackResult(g *ggf.Game) (int, bool) {
 // Skipped. plies is as for OpeningKey.
 func Summarize(games []*ggf.Game, prefix string, plies int) RunSummary {
 	s := RunSummary{byOpening: map[string]*[2][]float64{}}
-	var t, ot time.Duration
+	var t, ot, clocks, spent time.Duration
 	for _, g := range games {
 		isB, isW := strings.HasPrefix(g.Black, prefix), strings.HasPrefix(g.White, prefix)
 		r, ok := blackResult(g)
@@ -95,19 +101,26 @@ func Summarize(games []*ggf.Game, prefix string, plies int) RunSummary {
 		}
 		o[col] = append(o[col], points(float64(r)))
 		timed := false
+		var own time.Duration
 		for _, m := range g.Moves {
 			if !m.HasTime {
 				continue
 			}
 			timed = true
 			if m.Black == isB {
-				t += m.Time
+				own += m.Time
 			} else {
 				ot += m.Time
 			}
 		}
+		t += own
 		if timed {
 			s.TimedGames++
+		}
+		if c := g.PlayerClock(isB); c.Set && c.Main+c.Extension > 0 {
+			clocks += c.Main + c.Extension
+			spent += own
+			s.ClockedGames++
 		}
 	}
 	s.Openings = len(s.byOpening)
@@ -118,6 +131,9 @@ func Summarize(games []*ggf.Game, prefix string, plies int) RunSummary {
 	s.SE = OpeningSE(groups)
 	if s.TimedGames > 0 {
 		s.Time, s.OppTime = t/time.Duration(s.TimedGames), ot/time.Duration(s.TimedGames)
+	}
+	if s.ClockedGames > 0 {
+		s.Clock, s.ClockUsed = clocks/time.Duration(s.ClockedGames), spent.Seconds()/clocks.Seconds()
 	}
 	return s
 }
@@ -185,6 +201,9 @@ func WriteComparison(w io.Writer, names []string, runs []RunSummary) {
 				fmt.Fprintf(w, " (%.2f times the opponent's)", r.Time.Seconds()/r.OppTime.Seconds())
 			}
 			fmt.Fprintln(w)
+		}
+		if r.ClockedGames > 0 {
+			fmt.Fprintf(w, "  its clock: %s a game on average over %d games, %.1f%% of it used\n", gameTime(r.Clock), r.ClockedGames, 100*r.ClockUsed)
 		}
 		if r.Skipped > 0 {
 			fmt.Fprintf(w, "  %d games left out: no result, or not exactly one player named so\n", r.Skipped)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/othellogo/othello/ggf"
 )
@@ -141,5 +142,36 @@ func TestSummarizeFinalBoard(t *testing.T) {
 	s := Summarize([]*ggf.Game{g}, "A ", 0)
 	if s.Stats.Games() != 1 || s.Stats.DiscSum != -16 || s.Skipped != 0 || s.TimedGames != 0 {
 		t.Errorf("finished game: %d games, A's discs %d, %d skipped, %d timed; want 1, -16, 0, 0", s.Stats.Games(), s.Stats.DiscSum, s.Skipped, s.TimedGames)
+	}
+}
+
+// The player's clock comes from each record's TB or TW (else TI): its mean over the games
+// that give one, and the part of it the player's moves took.
+func TestSummarizeClock(t *testing.T) {
+	games := run(t, [3][2]float64{{1, 0}, {0.5, 1}, {0, 0}})
+	if s := Summarize(games, "A ", 0); s.ClockedGames != 0 || s.Clock != 0 {
+		t.Fatalf("records without clocks: %+v", s)
+	}
+	// A's clock 2 s in the first four games (TB or TW by its colour, the other side's clock
+	// there 9 s), TI 4 s for both in the fifth, none in the sixth.
+	for i, g := range games[:4] {
+		aBlack := i%2 == 0
+		own, other := &g.BlackClock, &g.WhiteClock
+		if !aBlack {
+			own, other = other, own
+		}
+		*own = ggf.Clock{Main: 2 * time.Second, Set: true}
+		*other = ggf.Clock{Main: 9 * time.Second, Set: true}
+	}
+	games[4].Clock = ggf.Clock{Main: 3 * time.Second, Extension: time.Second, Set: true}
+	s := Summarize(games, "A ", 0)
+	// A's moves: 0.5 s as black (games 1, 3, 5), 0.25 s as white (games 2, 4): 2 s of 12.
+	if s.ClockedGames != 5 || s.Clock != 2400*time.Millisecond || math.Abs(s.ClockUsed-2.0/12) > 1e-9 {
+		t.Errorf("clock %v over %d games, %.4f used; want 2.4s over 5, %.4f", s.Clock, s.ClockedGames, s.ClockUsed, 2.0/12)
+	}
+	var out bytes.Buffer
+	WriteComparison(&out, []string{"c.ggf"}, []RunSummary{s})
+	if want := "  its clock: 2.40 s a game on average over 5 games, 16.7% of it used"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }
