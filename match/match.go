@@ -42,9 +42,9 @@ type Options struct {
 	Clocks    [2]time.Duration
 	Increment time.Duration
 	// FollowB, when above 0, sets A's clock for each game to FollowB times B's mean thinking
-	// time a game over the games finished when it starts (Clocks[0] until one is): an
-	// equal-time match whose clock follows the opponent's time on the same openings, which
-	// moves with the openings more than any setting of A's does.
+	// time a game over the games finished when it starts (Clocks[0] until one is): equal
+	// time against an opponent that plays by depth, whose time a game moves with the
+	// openings and the machine's load.
 	FollowB float64
 	// HandshakeTimeout bounds the wait for an external engine's answer to a ping, at its
 	// start and before each move (0: DefaultHandshakeTimeout).
