@@ -283,6 +283,7 @@ func TestParseEngineSwitches(t *testing.T) {
 		{"wldrefine", func(c search.Config) bool { return c.NoWLDRefine }},
 		{"solverhint", func(c search.Config) bool { return c.NoSolverHint }},
 		{"bandwld", func(c search.Config) bool { return !c.BandWLD }},
+		{"sortalpha", func(c search.Config) bool { return c.ExactOrderKeys }},
 	} {
 		sp, err := ParseEngine("depth=8," + c.name + "=off")
 		if err != nil || !c.off(sp.cfg) {

@@ -296,7 +296,8 @@ func TestDepthByDeviationNodes(t *testing.T) {
 		return n
 	}
 	for _, sel := range []int{0, 5} {
-		plainCfg := Config{Eval: ev, TTMiB: 4, SolverMiB: 1}
+		// Depth by deviation needs every move's ordering value (ExactOrderKeys).
+		plainCfg := Config{Eval: ev, TTMiB: 4, SolverMiB: 1, ExactOrderKeys: true}
 		plain := nodes(plainCfg, sel)
 		dev := plainCfg
 		dev.DepthByDeviation = true

@@ -25,6 +25,10 @@ type Config struct {
 	NoPVS       bool // plain alpha-beta everywhere
 	NoPrevOrder bool // do not order moves by the previous iteration's table
 	NoKiller    bool // no killer moves in the last plies' fixed order
+	// ExactOrderKeys: the shallow searches that order a node's moves resolve every move's
+	// value (a full window), not only those near or above the node's alpha (sortAlphaDelta;
+	// measurement, and always so with DepthByDeviation, which needs the values).
+	ExactOrderKeys bool
 	// NoTable: the bounds tables give no cutoffs and take no entries (measurement; without
 	// Multi-ProbCut a search's value is then the minimax value whatever its move order, which
 	// the parallel search's tests use).

@@ -43,10 +43,15 @@ const (
 	// 12,909,517 -> 10,368,428 (-19% time); without selectivity, depth 11, -2% nodes. Heights
 	// 4 and 6 and one ply every 2 or 4 were worse (with weights F and the static leaf order too).
 	defaultEvalOrderHeight = 5
-	maxPly                 = 128
-	maxMoves               = 34 // no reachable position has more than 33 legal moves
-	scoreInf               = 32000
-	pollInterval           = 4096 // poll the stop conditions every this many nodes
+	// sortAlphaDelta (discs): with Multi-ProbCut, orderKey's shallow searches resolve the
+	// moves within this much below the node's alpha and above; the others get a bound.
+	// Bench level 5: depth 16 4,685,151 -> 4,177,997 nodes, depth 18 15,233,239 ->
+	// 12,767,198 (docs/midgame.md); 8 discs or 2 within 2% of 4.
+	sortAlphaDelta = 4
+	maxPly         = 128
+	maxMoves       = 34 // no reachable position has more than 33 legal moves
+	scoreInf       = 32000
+	pollInterval   = 4096 // poll the stop conditions every this many nodes
 )
 
 // orderedMove is a move with its ordering key (higher first) and, at a node of depth by
@@ -186,7 +191,7 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 				n += staticOrder(list[n:], moves, e.killer[ply]&moves)
 			} else {
 				n0 := n
-				n += e.orderMoves(list[n:], moves, height)
+				n += e.orderMoves(list[n:], moves, height, a, e.exactOrderKeys())
 				if dev {
 					e.devHeights(list[:n], n0, best, height, rem)
 				}
@@ -411,7 +416,7 @@ func (e *Engine) updatePV(ply int, sq board.Square) {
 // orderMoves fills list with the moves, best first: children that the
 // previous iteration's table knows (by their value there), then the rest by static value
 // (static evaluation in the midgame, fewest opponent moves near the end).
-func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
+func (e *Engine) orderMoves(list []orderedMove, moves uint64, height, alpha int, exactKeys bool) int {
 	p, o := e.b.P, e.b.O
 	fastest := bits.OnesCount64(^(p | o)) <= fastestFirstAt
 	// The children's table buckets are fetched for all of them before any is looked at:
@@ -437,7 +442,7 @@ func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
 	}
 	for i := 0; i < n; i++ {
 		sq, f := list[i].sq, flips[i]
-		list[i].key = e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height)
+		list[i].key = e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height, alpha, exactKeys)
 	}
 	for i := 1; i < n; i++ { // insertion sort, stable, keys descending
 		x := list[i]
@@ -451,8 +456,18 @@ func (e *Engine) orderMoves(list []orderedMove, moves uint64, height int) int {
 	return n
 }
 
-// orderKey is the ordering key of move sq leading to the child (cp to move against co).
-func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height int) int32 {
+// exactOrderKeys reports whether the ordering searches resolve every move's value: without
+// Multi-ProbCut the windowed ones cost more nodes than they save (bench depth 12 full width
+// 49,642,207 nodes against 49,014,808), depth by deviation value needs the values, and
+// Config.ExactOrderKeys asks for them.
+func (e *Engine) exactOrderKeys() bool {
+	return e.level == 0 || e.dev != nil || e.cfg.ExactOrderKeys
+}
+
+// orderKey is the ordering key of move sq leading to the child (cp to move against co), at a
+// node searched with lower bound alpha. exactKeys: the shallow searches' values are wanted
+// for every move (exactOrderKeys), not only for those near or above alpha.
+func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height, alpha int, exactKeys bool) int32 {
 	// The previous iteration searched these children two plies less deep than now: below
 	// e.ttHeight+2 it stored next to none of them, and each probe is a cache miss. Bench
 	// (16 MiB): depth 11 full width the same 20,355,863 nodes in 18-27% less time, depth 12
@@ -471,10 +486,17 @@ func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height i
 	// Far from the leaves a shallow search of the child orders better than any static score;
 	// its depth grows with the height.
 	depth := (height - e.evalOrderHeight) / 3
+	// Only the moves within sortAlphaDelta of alpha or above need their value; a move below
+	// that is cut as soon as its shallow search shows it, its key a bound (as Edax's
+	// sort_alpha).
+	top := scoreInf
+	if !exactKeys && alpha > -scoreInf+sortAlphaDelta*e.scale {
+		top = -(alpha - sortAlphaDelta*e.scale)
+	}
 	saved := e.b
 	e.b.Make(sq)
 	e.ply++
-	key := -int32(e.alphaBeta(-scoreInf, scoreInf, depth))
+	key := -int32(e.alphaBeta(-scoreInf, top, depth))
 	e.ply--
 	e.b = saved
 	return key

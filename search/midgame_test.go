@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -869,4 +870,72 @@ func TestFailHighKeptAtStop(t *testing.T) {
 	if salvaged == 0 {
 		t.Errorf("no stop fell into the re-search of a move that failed high (%d stops): the test does not reach the case", stops)
 	}
+}
+
+// TestSortAlphaKeys checks the windowed ordering searches (sortAlphaDelta): a move within
+// sortAlphaDelta of alpha or above keeps the key of the full-window search, any other gets a
+// key between its exact one and alpha-sortAlphaDelta (a fail-soft bound); full-width searches
+// do not use it; and at level 5 it searches fewer nodes than ExactOrderKeys.
+func TestSortAlphaKeys(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const height = 11 // a shallow search of depth 2 a child
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1, Eval: ev, NoPrevOrder: true})
+	cut, kept := 0, 0
+	for i, b := range randomPositions(21, 20, 30) {
+		e.begin(context.Background(), b, Limits{}, timePlan{})
+		moves := board.LegalMoves(b.P, b.O)
+		for _, alpha := range []int{-20 * e.scale, 0, 15 * e.scale} {
+			for m := moves; m != 0; m &= m - 1 {
+				sq := board.FirstSquare(m)
+				f := board.Flips(b.P, b.O, sq)
+				cp, co := b.O&^f, b.P|f|sq.Bit()
+				e.nextGeneration()
+				exact := e.orderKey(sq, cp, co, false, height, alpha, true)
+				e.nextGeneration()
+				got := e.orderKey(sq, cp, co, false, height, alpha, false)
+				floor := int32(alpha - sortAlphaDelta*e.scale)
+				switch {
+				case exact > floor:
+					kept++
+					if got != exact {
+						t.Fatalf("position %d, %v, alpha %d: key %d, full window %d", i, sq, alpha, got, exact)
+					}
+				default:
+					cut++
+					if got < exact || got > floor {
+						t.Fatalf("position %d, %v, alpha %d: key %d outside [%d, %d]", i, sq, alpha, got, exact, floor)
+					}
+				}
+			}
+		}
+	}
+	if cut == 0 || kept == 0 {
+		t.Fatalf("%d moves cut, %d kept: the test misses a case", cut, kept)
+	}
+
+	positions := BenchPositions()[:6]
+	run := func(exactKeys bool, depth, sel int) (vals []float64, nodes uint64) {
+		e := NewEngine(Config{TTMiB: 4, SolverMiB: 1, Eval: ev, ExactOrderKeys: exactKeys})
+		for _, b := range positions {
+			r := e.Search(context.Background(), b, Limits{Depth: depth, Selectivity: sel}, nil)
+			vals = append(vals, r.Score)
+			nodes += r.Nodes
+		}
+		return vals, nodes
+	}
+	// Without Multi-ProbCut the windows are off: the same search, node for node.
+	wv, wn := run(false, 9, 0)
+	xv, xn := run(true, 9, 0)
+	if !slices.Equal(wv, xv) || wn != xn {
+		t.Fatalf("full width depth 9: values %v in %d nodes, with exact order keys %v in %d", wv, wn, xv, xn)
+	}
+	_, wn = run(false, 11, 5)
+	_, xn = run(true, 11, 5)
+	if wn >= xn {
+		t.Fatalf("level 5 depth 11: %d nodes, with exact order keys %d", wn, xn)
+	}
+	t.Logf("level 5 depth 11: %d nodes, with exact order keys %d", wn, xn)
 }

@@ -98,6 +98,7 @@ type specNode struct {
 	b           board.Board
 	ply, height int
 	window      [2]int // the younger brothers' window, (a, a+1) for a null window
+	alpha       int    // the node's own lower bound, which orders its moves
 	p           float64
 	state       int
 	rest        uint64 // the younger brothers before ordering
@@ -161,7 +162,7 @@ func (q *specQueue) Speculate(t *ybwc.Thread) bool {
 	word, bit := t.ID/64, uint64(1)<<uint(t.ID%64)
 	nd.runners[word] |= bit
 	epoch := nd.epoch
-	b, ply, height, w, st := nd.b, nd.ply, nd.height, nd.window, nd.settings
+	b, ply, height, w, st, alpha := nd.b, nd.ply, nd.height, nd.window, nd.settings, nd.alpha
 	var rest uint64
 	var sq board.Square
 	j := -1
@@ -182,7 +183,7 @@ func (q *specQueue) Speculate(t *ybwc.Thread) bool {
 		// ordering the others): this thread does, as the first thread will.
 		var list [maxMoves]orderedMove
 		e.b, e.ply = b, ply
-		n := e.orderMoves(list[:], rest, height)
+		n := e.orderMoves(list[:], rest, height, alpha, e.exactOrderKeys())
 		q.mu.Lock()
 		if nd.epoch == epoch && nd.state == specOrdering {
 			if e.stopped {
@@ -275,6 +276,7 @@ func (e *Engine) specPublish(alpha, beta, height int, list []orderedMove, rest u
 	nd.epoch++
 	nd.b, nd.ply, nd.height, nd.p = e.b, e.ply, height, p
 	nd.window = [2]int{a, a + 1}
+	nd.alpha = alpha
 	if !nullWindow {
 		nd.window[1] = beta
 	}

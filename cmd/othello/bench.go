@@ -21,6 +21,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	fs.BoolVar(&base.NoPVS, "no-pvs", false, "plain alpha-beta everywhere")
 	fs.BoolVar(&base.NoPrevOrder, "no-prev", false, "no ordering by the previous iteration's table")
 	fs.BoolVar(&base.NoKiller, "no-killer", false, "no killer moves in the last plies' order")
+	fs.BoolVar(&base.ExactOrderKeys, "exact-order-keys", false, "the shallow searches that order the moves resolve every move's value, not only those near or above alpha")
 	fs.BoolVar(&base.NoTimeBand, "no-time-band", false, "with -movetime: no band of win/loss/draw proofs or probable solves above the exact solve (their midgame search stops at depth 10); such positions keep the whole midgame search and the solves after it (measurement)")
 	fs.BoolVar(&base.NoStaticCut, "no-static-cut", false, "no Multi-ProbCut tests at heights 1-2 (the static evaluation's prediction)")
 	fs.IntVar(&base.PVSHeight, "pvs-height", 0, "height from which PVS is used (0: default)")
