@@ -172,7 +172,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband", "bandwld", "sortalpha":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband", "bandwld", "sortalpha", "resulttime":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -210,6 +210,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.BandWLD = on
 			case "sortalpha":
 				sp.cfg.ExactOrderKeys = !on
+			case "resulttime":
+				sp.cfg.ResultTime = on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

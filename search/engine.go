@@ -65,6 +65,10 @@ type Config struct {
 	// NoTimeExtension: under a game clock, stop starting midgame iterations at the plan's soft
 	// limit even when the last one changed the best move or lowered the value (measurement).
 	NoTimeExtension bool
+	// ResultTime: under a game clock, from the end phase on (resultTimeFrom empties) the soft
+	// limit follows how close the best value is to a draw: stretched when the game's result is
+	// at stake, shrunk when it is not (resultFactor).
+	ResultTime bool
 	// NoEndSolves: under time control, a midgame search whose last iteration reached the end
 	// of the game (selectively) before the soft limit stops there, instead of going on with
 	// the solver's probable solves of higher confidence and the exact solve (endSolveLevels;
@@ -638,6 +642,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	}
 	soft := tp.soft
 	var hist iterHistory
+	rf := 1.0    // resultFactor of the last iteration (Config.ResultTime)
 	reached := 0 // the last midgame iteration completed
 	for d := 1; d <= plan.maxDepth; d++ {
 		if d > 1 {
@@ -650,7 +655,12 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		reached = d
 		report(d, false, false, sel)
 		if lim.Remaining > 0 && !e.cfg.NoTimeExtension {
-			soft = tp.extendedSoft(hist.add(d, rm[0].sq, rm[0].score, e.scale, e.cfg.Settle))
+			f := hist.add(d, rm[0].sq, rm[0].score, e.scale, e.cfg.Settle)
+			if e.cfg.ResultTime {
+				rf = resultFactor(empties, d, rm[0].score, e.scale)
+				f *= rf
+			}
+			soft = tp.extendedSoft(f)
 		}
 		if e.stopped || (soft > 0 && time.Since(e.start) > soft) {
 			break
@@ -701,7 +711,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 				ladder([]int{3, 0}, MaxSelectivity+1, tp.soft, true)
 			}
 		} else {
-			ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft, false)
+			ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.extendedSoft(rf), false)
 		}
 	}
 	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&

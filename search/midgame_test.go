@@ -760,6 +760,30 @@ func TestTimeExtension(t *testing.T) {
 	}
 }
 
+// resultFactor stretches the soft limit in the end phase when the best value is near a draw,
+// shrinks it when the result looks sure, and leaves the midgame and shallow iterations alone.
+func TestResultFactor(t *testing.T) {
+	const scale = 256
+	for _, c := range []struct {
+		empties, depth, val int
+		want                float64
+	}{
+		{resultTimeFrom + 1, 10, 0, 1},                // midgame
+		{resultTimeFrom, resultMinDepth - 1, 0, 1},    // too shallow
+		{resultTimeFrom, 10, 0, resultStretch},        // a draw
+		{24, 10, resultClose * scale, resultStretch},  // at the margin
+		{24, 10, -resultClose * scale, resultStretch}, // either side
+		{24, 10, resultClose*scale + 1, 1},            // just past it
+		{22, 12, resultSure*scale - 1, 1},             // not yet sure
+		{22, 12, -resultSure * scale, resultShrink},   // a sure loss
+		{20, 12, 40 * scale, resultShrink},            // a sure win
+	} {
+		if got := resultFactor(c.empties, c.depth, c.val, scale); got != c.want {
+			t.Errorf("%d empties, depth %d, value %d: factor %v, want %v", c.empties, c.depth, c.val, got, c.want)
+		}
+	}
+}
+
 // With ClockSelectivity, under a game clock whose soft limit reaches clockSelSoft the
 // Multi-ProbCut level is capped at clockSelLevel; a short clock, a time per move, a depth level
 // or the switch off keep the level asked for, and a less selective level is never raised.

@@ -420,6 +420,38 @@ func (h *iterHistory) add(depth int, best board.Square, val, scale int, settle b
 	return f
 }
 
+// With Config.ResultTime, from resultTimeFrom empties down (the end phase of a game clock,
+// where the engine loses its points to NTest by results turned: docs/matches.md) a best
+// value within resultClose discs of a draw stretches the soft limit by resultStretch, and one
+// resultSure discs or more from it shrinks it to resultShrink: the time goes to the moves
+// whose result is at stake.
+const (
+	resultTimeFrom = 26
+	resultMinDepth = 6
+	resultClose    = 4
+	resultStretch  = 2.0
+	resultSure     = 16
+	resultShrink   = 0.5
+)
+
+// resultFactor is the soft limit's factor for an iteration of depth whose best value is val
+// (scale units per disc) at a position with empties empty squares.
+func resultFactor(empties, depth, val, scale int) float64 {
+	if empties > resultTimeFrom || depth < resultMinDepth {
+		return 1
+	}
+	if val < 0 {
+		val = -val
+	}
+	switch {
+	case val <= resultClose*scale:
+		return resultStretch
+	case val >= resultSure*scale:
+		return resultShrink
+	}
+	return 1
+}
+
 // extendedSoft is the soft limit scaled by f: stretched, it is kept under half the hard limit
 // so that an iteration started late still has room to finish.
 func (tp timePlan) extendedSoft(f float64) time.Duration {
