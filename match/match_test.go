@@ -284,7 +284,7 @@ func TestParseEngineSwitches(t *testing.T) {
 		{"solverhint", func(c search.Config) bool { return c.NoSolverHint }},
 		{"bandwld", func(c search.Config) bool { return !c.BandWLD }},
 		{"sortalpha", func(c search.Config) bool { return c.ExactOrderKeys }},
-		{"resulttime", func(c search.Config) bool { return !c.ResultTime }},
+		{"resulttime", func(c search.Config) bool { return c.NoResultTime }},
 	} {
 		sp, err := ParseEngine("depth=8," + c.name + "=off")
 		if err != nil || !c.off(sp.cfg) {

@@ -211,7 +211,7 @@ func ParseEngine(text string) (Spec, error) {
 			case "sortalpha":
 				sp.cfg.ExactOrderKeys = !on
 			case "resulttime":
-				sp.cfg.ResultTime = on
+				sp.cfg.NoResultTime = !on
 			case "clocksel":
 				sp.cfg.ClockSelectivity = on
 			case "solvebudget":

@@ -65,10 +65,11 @@ type Config struct {
 	// NoTimeExtension: under a game clock, stop starting midgame iterations at the plan's soft
 	// limit even when the last one changed the best move or lowered the value (measurement).
 	NoTimeExtension bool
-	// ResultTime: under a game clock, from the end phase on (resultTimeFrom empties) the soft
-	// limit follows how close the best value is to a draw: stretched when the game's result is
-	// at stake, shrunk when it is not (resultFactor).
-	ResultTime bool
+	// NoResultTime: under a game clock, from the end phase on (resultTimeFrom empties) a move's
+	// target and limits do not follow how close the value of the engine's previous move was
+	// to a draw (by default they do: more time when the game's result is at stake, less when
+	// it is not; resultFactor, timePlan.scaled).
+	NoResultTime bool
 	// NoEndSolves: under time control, a midgame search whose last iteration reached the end
 	// of the game (selectively) before the soft limit stops there, instead of going on with
 	// the solver's probable solves of higher confidence and the exact solve (endSolveLevels;
@@ -182,18 +183,21 @@ type Engine struct {
 	devRem    int
 
 	// per-search state
-	b            board.Board
-	ply          int
-	nodes        uint64
-	nextPoll     uint64 // node count of the next poll
-	stopped      bool
-	ctx          context.Context
-	start        time.Time
-	hardDeadline time.Time
-	hasDeadline  bool
-	nodeLimit    uint64
-	pv           [maxPly][maxPly]board.Square
-	pvLen        [maxPly]int
+	b        board.Board
+	ply      int
+	nodes    uint64
+	nextPoll uint64 // node count of the next poll
+	stopped  bool
+	// lastEmpties and lastValue: the empties and best value (scale units) of the last search
+	// (Config.NoResultTime); 0 empties when there is none.
+	lastEmpties, lastValue int
+	ctx                    context.Context
+	start                  time.Time
+	hardDeadline           time.Time
+	hasDeadline            bool
+	nodeLimit              uint64
+	pv                     [maxPly][maxPly]board.Square
+	pvLen                  [maxPly]int
 	// Parallel search (parallel.go): the team, this engine's thread and its split points.
 	team        *midTeam
 	th          *ybwc.Thread
@@ -570,6 +574,11 @@ func (e *Engine) Analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, info func([]MoveScore)) []MoveScore {
 	empties := b.NumEmpties()
 	tp := planTimeWeighted(lim, empties, e.clockHorizon, e.endHorizon, max(e.cfg.EndProofWeight, 1), e.cfg.EndLastShare)
+	if !e.cfg.NoResultTime && lim.Remaining > 0 && e.lastEmpties > empties && e.lastEmpties <= empties+3 {
+		// The engine's previous move in this game (two plies back, three after a pass).
+		tp = tp.scaled(resultFactor(empties, e.lastValue, e.scale), lim.Remaining)
+	}
+	e.lastEmpties = 0
 	e.team.pool.Start()
 	defer e.team.pool.Stop()
 	e.begin(ctx, b, lim, tp)
@@ -642,7 +651,6 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	}
 	soft := tp.soft
 	var hist iterHistory
-	rf := 1.0    // resultFactor of the last iteration (Config.ResultTime)
 	reached := 0 // the last midgame iteration completed
 	for d := 1; d <= plan.maxDepth; d++ {
 		if d > 1 {
@@ -655,12 +663,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		reached = d
 		report(d, false, false, sel)
 		if lim.Remaining > 0 && !e.cfg.NoTimeExtension {
-			f := hist.add(d, rm[0].sq, rm[0].score, e.scale, e.cfg.Settle)
-			if e.cfg.ResultTime {
-				rf = resultFactor(empties, d, rm[0].score, e.scale)
-				f *= rf
-			}
-			soft = tp.extendedSoft(f)
+			soft = tp.extendedSoft(hist.add(d, rm[0].sq, rm[0].score, e.scale, e.cfg.Settle))
 		}
 		if e.stopped || (soft > 0 && time.Since(e.start) > soft) {
 			break
@@ -711,7 +714,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 				ladder([]int{3, 0}, MaxSelectivity+1, tp.soft, true)
 			}
 		} else {
-			ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.extendedSoft(rf), false)
+			ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft, false)
 		}
 	}
 	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
@@ -764,6 +767,10 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	// a stopped iteration or solve searched some too.
 	for i := range out {
 		out[i].Nodes, out[i].Elapsed = e.nodes, time.Since(e.start)
+	}
+	if len(out) > 0 && out[0].Depth > 0 {
+		// The value of the last iteration or solve completed, stopped or not.
+		e.lastEmpties, e.lastValue = empties, rm[0].score
 	}
 	return out
 }

@@ -760,27 +760,41 @@ func TestTimeExtension(t *testing.T) {
 	}
 }
 
-// resultFactor stretches the soft limit in the end phase when the best value is near a draw,
-// shrinks it when the result looks sure, and leaves the midgame and shallow iterations alone.
+// resultFactor gives the end phase's moves more time when the previous value was near a draw
+// and less when the result looked sure, and leaves the midgame alone; scaled keeps the hard
+// limit within half the usable clock.
 func TestResultFactor(t *testing.T) {
 	const scale = 256
 	for _, c := range []struct {
-		empties, depth, val int
-		want                float64
+		empties, val int
+		want         float64
 	}{
-		{resultTimeFrom + 1, 10, 0, 1},                // midgame
-		{resultTimeFrom, resultMinDepth - 1, 0, 1},    // too shallow
-		{resultTimeFrom, 10, 0, resultStretch},        // a draw
-		{24, 10, resultClose * scale, resultStretch},  // at the margin
-		{24, 10, -resultClose * scale, resultStretch}, // either side
-		{24, 10, resultClose*scale + 1, 1},            // just past it
-		{22, 12, resultSure*scale - 1, 1},             // not yet sure
-		{22, 12, -resultSure * scale, resultShrink},   // a sure loss
-		{20, 12, 40 * scale, resultShrink},            // a sure win
+		{resultTimeFrom + 1, 0, 1},                // midgame
+		{resultTimeFrom, 0, resultStretch},        // a draw
+		{24, resultClose * scale, resultStretch},  // at the margin
+		{24, -resultClose * scale, resultStretch}, // either side
+		{24, resultClose*scale + 1, 1},            // just past it
+		{22, resultSure*scale - 1, 1},             // not yet sure
+		{22, -resultSure * scale, resultShrink},   // a sure loss
+		{20, 40 * scale, resultShrink},            // a sure win
 	} {
-		if got := resultFactor(c.empties, c.depth, c.val, scale); got != c.want {
-			t.Errorf("%d empties, depth %d, value %d: factor %v, want %v", c.empties, c.depth, c.val, got, c.want)
+		if got := resultFactor(c.empties, c.val, scale); got != c.want {
+			t.Errorf("%d empties, value %d: factor %v, want %v", c.empties, c.val, got, c.want)
 		}
+	}
+	tp := timePlan{soft: 100 * time.Millisecond, hard: 300 * time.Millisecond, solve: 300 * time.Millisecond}
+	if got := tp.scaled(2, 10*time.Second); got.soft != 200*time.Millisecond || got.hard != 600*time.Millisecond || got.solve != 600*time.Millisecond {
+		t.Errorf("stretched: %+v", got)
+	}
+	if got := tp.scaled(0.5, 10*time.Second); got.soft != 50*time.Millisecond || got.hard != 150*time.Millisecond || got.solve != 300*time.Millisecond {
+		t.Errorf("shrunk: %+v", got)
+	}
+	// 1 s left: 920 ms usable, a move may take half of it.
+	if got := tp.scaled(2, time.Second); got.hard != 460*time.Millisecond || got.soft != 200*time.Millisecond {
+		t.Errorf("capped: %+v", got)
+	}
+	if got := tp.scaled(1, time.Second); got != tp {
+		t.Errorf("factor 1: %+v", got)
 	}
 }
 

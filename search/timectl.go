@@ -420,24 +420,25 @@ func (h *iterHistory) add(depth int, best board.Square, val, scale int, settle b
 	return f
 }
 
-// With Config.ResultTime, from resultTimeFrom empties down (the end phase of a game clock,
-// where the engine loses its points to NTest by results turned: docs/matches.md) a best
-// value within resultClose discs of a draw stretches the soft limit by resultStretch, and one
-// resultSure discs or more from it shrinks it to resultShrink: the time goes to the moves
-// whose result is at stake.
+// Unless Config.NoResultTime, from resultTimeFrom empties down (the end phase of a game clock,
+// where the engine loses its points to NTest by results turned, for want of time:
+// docs/matches.md) a move whose previous own move's value was within resultClose discs of a
+// draw gets resultStretch times the plan's target and limits, and one whose previous value
+// was resultSure discs or more from it resultShrink times: the time goes to the moves whose
+// result is at stake. (A first version stretched only the soft limit after each iteration,
+// which moved hardly any time: docs/tried-and-rejected.md.)
 const (
 	resultTimeFrom = 26
-	resultMinDepth = 6
 	resultClose    = 4
 	resultStretch  = 2.0
 	resultSure     = 16
 	resultShrink   = 0.5
 )
 
-// resultFactor is the soft limit's factor for an iteration of depth whose best value is val
-// (scale units per disc) at a position with empties empty squares.
-func resultFactor(empties, depth, val, scale int) float64 {
-	if empties > resultTimeFrom || depth < resultMinDepth {
+// resultFactor is the factor of a move's time at a position with empties empty squares whose
+// previous own move's value was val (scale units per disc).
+func resultFactor(empties, val, scale int) float64 {
+	if empties > resultTimeFrom {
 		return 1
 	}
 	if val < 0 {
@@ -450,6 +451,23 @@ func resultFactor(empties, depth, val, scale int) float64 {
 		return resultShrink
 	}
 	return 1
+}
+
+// scaled is the plan with its soft and hard limits times f, the hard limit kept within what a
+// solving move may take of the clock remaining (timePlan.solve's share).
+func (tp timePlan) scaled(f float64, remaining time.Duration) timePlan {
+	if f == 1 || tp.hard == 0 {
+		return tp
+	}
+	usable := remaining - clockReserve(remaining)
+	hard := min(time.Duration(float64(tp.hard)*f), usable/solveShare)
+	if hard < time.Millisecond {
+		return tp
+	}
+	soft := time.Duration(float64(tp.soft) * f)
+	tp.hard, tp.soft = hard, min(soft, hard)
+	tp.solve = max(tp.solve, tp.hard)
+	return tp
 }
 
 // extendedSoft is the soft limit scaled by f: stretched, it is kept under half the hard limit
