@@ -183,21 +183,21 @@ type Engine struct {
 	devRem    int
 
 	// per-search state
-	b        board.Board
-	ply      int
-	nodes    uint64
-	nextPoll uint64 // node count of the next poll
-	stopped  bool
-	// lastEmpties and lastValue: the empties and best value (scale units) of the last search
-	// (Config.NoResultTime); 0 empties when there is none.
+	b            board.Board
+	ply          int
+	nodes        uint64
+	nextPoll     uint64 // node count of the next poll
+	stopped      bool
+	ctx          context.Context
+	start        time.Time
+	hardDeadline time.Time
+	hasDeadline  bool
+	nodeLimit    uint64
+	pv           [maxPly][maxPly]board.Square
+	pvLen        [maxPly]int
+	// lastEmpties and lastValue: the empties and best value (scale units) of the last search,
+	// kept for the next one (Config.NoResultTime); 0 empties when there is none.
 	lastEmpties, lastValue int
-	ctx                    context.Context
-	start                  time.Time
-	hardDeadline           time.Time
-	hasDeadline            bool
-	nodeLimit              uint64
-	pv                     [maxPly][maxPly]board.Square
-	pvLen                  [maxPly]int
 	// Parallel search (parallel.go): the team, this engine's thread and its split points.
 	team        *midTeam
 	th          *ybwc.Thread

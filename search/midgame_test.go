@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -795,6 +796,28 @@ func TestResultFactor(t *testing.T) {
 	}
 	if got := tp.scaled(1, time.Second); got != tp {
 		t.Errorf("factor 1: %+v", got)
+	}
+}
+
+// A search leaves its empties and best value for the next one's time plan (resultFactor), a
+// stopped one those of the last iteration it completed.
+func TestResultTimeMemory(t *testing.T) {
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
+	if e.lastEmpties != 0 {
+		t.Fatalf("a new engine remembers %d empties", e.lastEmpties)
+	}
+	b := board.Start()
+	r := e.Search(context.Background(), b, Limits{Depth: 4}, nil)
+	if e.lastEmpties != 60 || e.lastValue != int(math.Round(r.Score*float64(e.Scale()))) {
+		t.Fatalf("after a search: %d empties, value %d; result %+v", e.lastEmpties, e.lastValue, r.Info)
+	}
+	// A search stopped at once still completes depth 1, whose value it leaves.
+	b.Make(board.FirstSquare(b.LegalMoves()))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = e.Search(ctx, b, Limits{Depth: 4}, nil)
+	if e.lastEmpties != 59 || r.Depth != 1 || e.lastValue != int(math.Round(r.Score*float64(e.Scale()))) {
+		t.Fatalf("after a stopped search: %d empties, value %d; result %+v", e.lastEmpties, e.lastValue, r.Info)
 	}
 }
 
