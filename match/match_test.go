@@ -314,6 +314,18 @@ func TestParseEngineScreen(t *testing.T) {
 	}
 }
 
+// mpct=T sets the midgame Multi-ProbCut threshold; a threshold outside (0, 5] is refused.
+func TestParseEngineMPCT(t *testing.T) {
+	if sp, err := ParseEngine("sel=5,mpct=0.9"); err != nil || sp.cfg.MPCT != 0.9 {
+		t.Fatalf("mpct %v, %v", sp.cfg.MPCT, err)
+	}
+	for _, bad := range []string{"mpct=0", "mpct=-1", "mpct=6", "mpct=NaN", "mpct=x"} {
+		if _, err := ParseEngine("sel=5," + bad); err == nil {
+			t.Fatalf("%s: no error", bad)
+		}
+	}
+}
+
 func FuzzParseEngine(f *testing.F) {
 	f.Add("depth=8,sel=2,eval=mobility,time=200ms,mpc=off")
 	f.Add("depth=,=,,")

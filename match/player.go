@@ -127,6 +127,13 @@ func ParseEngine(text string) (Spec, error) {
 			if err == nil && !(sp.cfg.MPCScreen > 0 && sp.cfg.MPCScreen <= 100) {
 				err = fmt.Errorf("want a width in (0, 100] or off")
 			}
+		case "mpct":
+			// Measurement: the midgame Multi-ProbCut threshold, in standard deviations, in
+			// place of the level's own.
+			sp.cfg.MPCT, err = strconv.ParseFloat(v, 64)
+			if err == nil && !(sp.cfg.MPCT > 0 && sp.cfg.MPCT <= 5) {
+				err = fmt.Errorf("want a threshold in (0, 5]")
+			}
 		case "mpctop":
 			// Measurement: the highest height with Multi-ProbCut tests.
 			sp.cfg.MPCTop, err = intIn(v, 1, 30)

@@ -107,6 +107,10 @@ type Config struct {
 	// evaluation's prediction (probCut; 0: defaultMPCScreen; negative: no screen, every test
 	// runs its shallow search).
 	MPCScreen float64
+	// MPCT overrides the midgame Multi-ProbCut threshold of the search's level, in standard
+	// deviations (0: the level's own, endgame.SelectivityT; measurement). The solver's probable
+	// solves keep their level's threshold.
+	MPCT float64
 	// MPCTop is the highest height with Multi-ProbCut tests (0: DefaultMPCTop); heights above
 	// the fitted ones get derived regressions (MPCParams.withDeepHeights).
 	MPCTop int
@@ -383,6 +387,9 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 			e.level = min(e.level, clockLevel(tp))
 		}
 		e.mpcT = endgame.SelectivityT(e.level)
+		if e.cfg.MPCT > 0 {
+			e.mpcT = e.cfg.MPCT
+		}
 	}
 	e.ttHeight = defaultTTHeight
 	if e.level > 0 {

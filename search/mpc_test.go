@@ -387,3 +387,27 @@ func TestMPCDeepHeights(t *testing.T) {
 		t.Fatal("a top of 8 still tests above it")
 	}
 }
+
+// Config.MPCT replaces the level's Multi-ProbCut threshold: a smaller one cuts more (fewer
+// nodes to the same depth), a larger one less, and the level's own threshold gives the
+// default search node for node.
+func TestMPCTOverride(t *testing.T) {
+	ev, err := eval.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := func(mpct float64) uint64 {
+		var n uint64
+		for _, b := range randomPositions(7, 6, 30) {
+			e := NewEngine(Config{TTMiB: 1, SolverMiB: 1, Eval: ev, MPCT: mpct})
+			e.Search(context.Background(), b, Limits{Depth: 9, Selectivity: 5}, nil)
+			n += e.nodes
+		}
+		return n
+	}
+	def, own, loose, tight := nodes(0), nodes(endgame.SelectivityT(5)), nodes(0.5), nodes(3)
+	t.Logf("nodes: default %d, t 0.5 %d, t 3 %d", def, loose, tight)
+	if own != def || !(loose < def && def < tight) {
+		t.Fatalf("nodes: default %d, level 5's own threshold %d, t 0.5 %d, t 3 %d", def, own, loose, tight)
+	}
+}
