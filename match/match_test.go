@@ -703,7 +703,7 @@ func TestRunFollowClock(t *testing.T) {
 		}
 		// The record keeps clocks to 10 ms and each move time to the millisecond: the sum of B's
 		// recorded times may be off by half a millisecond a move, FollowB/i times that in A's clock.
-		slack := 10*time.Millisecond + 1
+		slack := 10 * time.Millisecond
 		if i > 0 {
 			slack += time.Duration(follow*bMoves) * time.Millisecond / time.Duration(2*i)
 		}
