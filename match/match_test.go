@@ -275,6 +275,33 @@ func TestParseEngineErrors(t *testing.T) {
 	}
 }
 
+// Every key of EngineOptions is one ParseEngine knows (a bad value is another error), and the
+// error for an unknown key lists them all.
+func TestParseEngineOptionList(t *testing.T) {
+	for _, k := range EngineOptions {
+		if _, err := ParseEngine("depth=4," + k + "=?"); err != nil && strings.Contains(err.Error(), "unknown option") {
+			t.Errorf("%s: %v", k, err)
+		}
+	}
+	_, err := ParseEngine("depth=4,colour=blue")
+	if err == nil {
+		t.Fatal("colour=blue: no error")
+	}
+	for _, k := range EngineOptions {
+		if !strings.Contains(err.Error(), " "+k+",") && !strings.HasSuffix(err.Error(), " "+k+")") {
+			t.Errorf("the error %q does not name %s", err, k)
+		}
+	}
+	if sp := mustParse(t, "depth=4,solvertt=64"); sp.cfg.SolverMiB != 64 || sp.tableBytes() != search.TableBytes(search.Config{TTMiB: 16, SolverMiB: 64}) {
+		t.Errorf("solvertt=64: %+v", sp.cfg)
+	}
+	for _, bad := range []string{"solvertt=0", "solvertt=4097", "solvertt=x"} {
+		if _, err := ParseEngine("depth=4," + bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
 func TestParseEngineSwitches(t *testing.T) {
 	for _, c := range []struct {
 		name string

@@ -41,6 +41,16 @@ func External(cmdline string, depth int) Spec {
 	return Spec{Text: cmdline, external: cmdline, depth: depth}
 }
 
+// EngineOptions are the keys ParseEngine accepts for this engine, in the order its error for an
+// unknown key lists them.
+var EngineOptions = []string{
+	"depth", "time", "end", "sel", "eval", "tt", "solvertt", "book", "threads", "parallel",
+	"mpc", "pvs", "prev", "killer", "staticcut", "handover", "leafsolve", "probable", "screen",
+	"mpct", "mpctop", "wld", "wldsel", "solvebudget", "wldrefine", "solverhint", "dev",
+	"horizon", "endhorizon", "endweight", "endlast", "extend", "settle", "clocksel",
+	"endsolves", "endwld", "timeband", "bandtop", "bandwld", "sortalpha", "resulttime",
+}
+
 // ParseEngine reads this engine's options, "key=value,...": depth, time (per move), end (exact
 // solve from N empties), sel (selectivity level), eval (default, mobility or a weights file),
 // tt (MiB), book (default, none or a file), and the measurement switches and settings the
@@ -111,6 +121,9 @@ func ParseEngine(text string) (Spec, error) {
 			sp.cfg.Parallel, err = search.ParseParallel(v)
 		case "tt":
 			sp.cfg.TTMiB, err = intIn(v, 1, 4096)
+		case "solvertt":
+			// The in-game solver's table, MiB (16 unless given).
+			sp.cfg.SolverMiB, err = intIn(v, 1, 4096)
 		case "handover":
 			// Measurement: empties at which a search to the end hands over to the solver.
 			sp.cfg.EndHandover, err = intIn(v, -1, 30)
@@ -232,7 +245,7 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.DepthByDeviation = on
 			}
 		default:
-			err = fmt.Errorf("unknown option (want depth, time, end, sel, eval, tt, mpc, pvs, prev, killer, staticcut, handover, leafsolve, probable, screen, wld, wldsel, solvebudget, wldrefine, solverhint, dev, book)")
+			err = fmt.Errorf("unknown option (want one of %s)", strings.Join(EngineOptions, ", "))
 		}
 		if err != nil {
 			return sp, fmt.Errorf("player %q: %s=%s: %v", text, k, v, err)
