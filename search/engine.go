@@ -49,7 +49,8 @@ type Config struct {
 	// never, the midgame search goes on to the last move).
 	EndHandover int
 	// LeafSolve: leaves of the midgame search with at most this many empties get their exact
-	// value from the solver instead of the evaluation (0: defaultLeafSolve; negative: never).
+	// value from the solver instead of the evaluation (0: clockLeafSolve under a game clock,
+	// defaultLeafSolve otherwise; negative: never).
 	LeafSolve int
 	// ProbableBand: under time control, positions up to this many empties above the exact
 	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof
@@ -307,10 +308,7 @@ func (e *Engine) configure(cfg Config) {
 	if cfg.EndHandover != 0 {
 		e.endHandover = max(cfg.EndHandover, -1)
 	}
-	e.leafSolve = defaultLeafSolve
-	if cfg.LeafSolve != 0 {
-		e.leafSolve = max(cfg.LeafSolve, -1)
-	}
+	e.leafSolve = leafSolveFor(cfg, Limits{}) // begin sets it for each search
 	e.usePrev = !cfg.NoPrevOrder
 	e.pvsHeight = defaultPVSHeight
 	if cfg.PVSHeight > 0 {
@@ -380,6 +378,7 @@ func (e *Engine) begin(ctx context.Context, b board.Board, lim Limits, tp timePl
 		e.solver.SetDeadline(e.hardDeadline)
 	}
 	e.nodeLimit = lim.Nodes
+	e.leafSolve = leafSolveFor(e.cfg, lim)
 	e.level = 0
 	if !e.cfg.NoMPC && lim.Selectivity > 0 && e.mpc != nil {
 		e.level = min(lim.Selectivity, MaxSelectivity)

@@ -279,3 +279,35 @@ func TestEndSolves(t *testing.T) {
 		}
 	}
 }
+
+// Leaves are solved from clockLeafSolve empties under a game clock, from defaultLeafSolve
+// otherwise, and Config.LeafSolve overrides both; a search takes its own limits' rule.
+func TestLeafSolveFor(t *testing.T) {
+	clock := Limits{Remaining: 5 * time.Second}
+	for _, c := range []struct {
+		cfg  Config
+		lim  Limits
+		want int
+	}{
+		{Config{}, Limits{Depth: 10}, defaultLeafSolve},
+		{Config{}, Limits{MoveTime: time.Second}, defaultLeafSolve},
+		{Config{}, clock, clockLeafSolve},
+		{Config{LeafSolve: 4}, clock, 4},
+		{Config{LeafSolve: -3}, clock, -1},
+		{Config{LeafSolve: 7}, Limits{Depth: 10}, 7},
+	} {
+		if got := leafSolveFor(c.cfg, c.lim); got != c.want {
+			t.Errorf("%+v under %+v: %d, want %d", c.cfg, c.lim, got, c.want)
+		}
+	}
+	e := NewEngine(Config{TTMiB: 1})
+	b := board.Start()
+	e.Search(context.Background(), b, Limits{Remaining: time.Second}, nil)
+	if e.leafSolve != clockLeafSolve {
+		t.Errorf("after a search under a clock: leaves solved from %d empties", e.leafSolve)
+	}
+	e.Search(context.Background(), b, Limits{Depth: 4}, nil)
+	if e.leafSolve != defaultLeafSolve {
+		t.Errorf("after a depth-limited search: leaves solved from %d empties", e.leafSolve)
+	}
+}

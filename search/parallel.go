@@ -52,18 +52,19 @@ type iterSettings struct {
 	level        int
 	mpcT         float64
 	ttHeight     int
+	leafSolve    int
 	mayReachEnd  bool
 	hasDeadline  bool
 	hardDeadline time.Time
 }
 
 func (e *Engine) settings() iterSettings {
-	return iterSettings{e.gen, e.cur, e.prev, e.level, e.mpcT, e.ttHeight, e.mayReachEnd, e.hasDeadline, e.hardDeadline}
+	return iterSettings{e.gen, e.cur, e.prev, e.level, e.mpcT, e.ttHeight, e.leafSolve, e.mayReachEnd, e.hasDeadline, e.hardDeadline}
 }
 
 func (e *Engine) adopt(s *iterSettings) {
 	e.gen, e.cur, e.prev, e.level, e.mpcT = s.gen, s.cur, s.prev, s.level, s.mpcT
-	e.ttHeight, e.mayReachEnd, e.hasDeadline, e.hardDeadline = s.ttHeight, s.mayReachEnd, s.hasDeadline, s.hardDeadline
+	e.ttHeight, e.leafSolve, e.mayReachEnd, e.hasDeadline, e.hardDeadline = s.ttHeight, s.leafSolve, s.mayReachEnd, s.hasDeadline, s.hardDeadline
 }
 
 // Join is run by a thread recruited to the split: the remaining moves with its own Engine,

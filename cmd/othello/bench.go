@@ -29,6 +29,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	fs.IntVar(&base.EvalOrderHeight, "order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
 	fs.Float64Var(&base.MPCScreen, "mpc-screen", 0, "Multi-ProbCut screen width in deviations of the static prediction (0: the default; negative: no screen)")
 	fs.Float64Var(&base.MPCT, "mpct", 0, "the midgame Multi-ProbCut threshold in standard deviations, in place of the level's (0: the level's own)")
+	fs.IntVar(&base.LeafSolve, "leaf-solve", 0, "leaves with at most this many empties solved exactly instead of evaluated (0: the default; negative: none)")
 	table := fs.Bool("table", false, "run the feature on/off table: full, no-prev, no-pvs, no-killer, and MPC on (level -sel, default 2) vs off, without killers, the screen or the static cuts")
 	fs.IntVar(&o.Positions, "positions", len(boards), "use the first N bench positions")
 	verbose := fs.Bool("each", false, "print every position's result")
