@@ -69,7 +69,8 @@ const defaultLeafSolve = 6
 // clockLeafSolve is defaultLeafSolve under a game clock, whose moves near the end take tenths
 // of a second or more: their iterations reach 8 empties from the end at 24-26 empties, and
 // solving those leaves costs an iteration there about 1.6 times its time (depth 16 at level 5
-// on 240 real-game positions at 24 empties: 4.4 times the nodes, solver nodes included)
+// on 240 real-game positions at 24 empties: 4.4 times the nodes, solver nodes included; the
+// time ratio from one run each on a loaded machine)
 // but removes the evaluation's error of 6-7 discs at 8 empties. From the 200 positions at 26
 // empties of 400 games against NTest depth 18, a 2.1 s clock, both colours: +0.9 and +0.5
 // points (SE 0.6 each, two runs of the same positions) against 6 (docs/matches.md).
