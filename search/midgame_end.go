@@ -73,7 +73,8 @@ const defaultLeafSolve = 6
 // time ratio from one run each on a loaded machine)
 // but removes the evaluation's error of 6-7 discs at 8 empties. From the 200 positions at 26
 // empties of 400 games against NTest depth 18, a 2.1 s clock, both colours: +0.9 and +0.5
-// points (SE 0.6 each, two runs of the same positions) against 6 (docs/matches.md).
+// points (SE 0.6 each, two runs of the same positions) against 6, and 10 there -2.2 (SE 0.9)
+// against 8 (docs/matches.md).
 const clockLeafSolve = 8
 
 // leafSolveFor is the leaf solve of a search with cfg under lim (Config.LeafSolve).
