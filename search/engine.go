@@ -49,8 +49,9 @@ type Config struct {
 	// never, the midgame search goes on to the last move).
 	EndHandover int
 	// LeafSolve: leaves of the midgame search with at most this many empties get their exact
-	// value from the solver instead of the evaluation (0: clockLeafSolve under a game clock,
-	// defaultLeafSolve otherwise; negative: never).
+	// value from the solver instead of the evaluation (0: timedLeafSolve under a game clock or
+	// a time per move of timedLeafSolveMoveTime or more, defaultLeafSolve otherwise; negative:
+	// never).
 	LeafSolve int
 	// ProbableBand: under time control, positions up to this many empties above the exact
 	// solve get probable solves (endgame Multi-ProbCut) instead of a win/loss/draw proof

@@ -66,24 +66,29 @@ const defaultEndHandover = 12
 // 0.63 with 8 (see docs/midgame.md for the games).
 const defaultLeafSolve = 6
 
-// clockLeafSolve is defaultLeafSolve under a game clock, whose moves near the end take tenths
-// of a second or more: their iterations reach 8 empties from the end at 24-26 empties, and
-// solving those leaves costs an iteration there about 1.6 times its time (depth 16 at level 5
-// on 240 real-game positions at 24 empties: 4.4 times the nodes, solver nodes included; the
-// time ratio from one run each on a loaded machine)
-// but removes the evaluation's error of 6-7 discs at 8 empties. From the 200 positions at 26
-// empties of 400 games against NTest depth 18, a 2.1 s clock, both colours: +0.9 and +0.5
-// points (SE 0.6 each, two runs of the same positions) against 6, and 10 there -2.2 (SE 0.9)
-// against 8 (docs/matches.md).
-const clockLeafSolve = 8
+// timedLeafSolve is defaultLeafSolve under a game clock or a time per move of at least
+// timedLeafSolveMoveTime, whose moves near the end take tenths of a second or more: their
+// iterations reach 8 empties from the end at 24-26 empties, and solving those leaves costs an
+// iteration there about 1.6 times its time (depth 16 at level 5 on 240 real-game positions at
+// 24 empties: 4.4 times the nodes, solver nodes included; the time ratio from one run each on
+// a loaded machine) but removes the evaluation's error of 6-7 discs at 8 empties. From the 200
+// positions at 26 empties of 400 games against NTest depth 18, both colours: on a 2.1 s clock
+// +0.9 and +0.5 points (SE 0.6 each, two runs of the same positions) against 6, and 10 there
+// -2.2 (SE 0.9) against 8; at 100 ms a move +1.1 (SE 1.0) against 6 (docs/matches.md).
+const timedLeafSolve = 8
+
+// timedLeafSolveMoveTime is the least time per move that solves leaves from timedLeafSolve
+// empties: at 25 ms a move leaves solved from 8 empties chose worse moves at 19-20 empties
+// than 6 (docs/midgame.md), at 100 ms they scored better.
+const timedLeafSolveMoveTime = 100 * time.Millisecond
 
 // leafSolveFor is the leaf solve of a search with cfg under lim (Config.LeafSolve).
 func leafSolveFor(cfg Config, lim Limits) int {
 	switch {
 	case cfg.LeafSolve != 0:
 		return max(cfg.LeafSolve, -1)
-	case lim.Remaining > 0:
-		return clockLeafSolve
+	case lim.Remaining > 0, lim.MoveTime >= timedLeafSolveMoveTime:
+		return timedLeafSolve
 	}
 	return defaultLeafSolve
 }

@@ -280,8 +280,9 @@ func TestEndSolves(t *testing.T) {
 	}
 }
 
-// Leaves are solved from clockLeafSolve empties under a game clock, from defaultLeafSolve
-// otherwise, and Config.LeafSolve overrides both; a search takes its own limits' rule.
+// Leaves are solved from timedLeafSolve empties under a game clock or a long enough time per
+// move, from defaultLeafSolve otherwise, and Config.LeafSolve overrides both; a search takes
+// its own limits' rule.
 func TestLeafSolveFor(t *testing.T) {
 	clock := Limits{Remaining: 5 * time.Second}
 	for _, c := range []struct {
@@ -290,8 +291,11 @@ func TestLeafSolveFor(t *testing.T) {
 		want int
 	}{
 		{Config{}, Limits{Depth: 10}, defaultLeafSolve},
-		{Config{}, Limits{MoveTime: time.Second}, defaultLeafSolve},
-		{Config{}, clock, clockLeafSolve},
+		{Config{}, Limits{MoveTime: 25 * time.Millisecond}, defaultLeafSolve},
+		{Config{}, Limits{MoveTime: timedLeafSolveMoveTime - 1}, defaultLeafSolve},
+		{Config{}, Limits{MoveTime: timedLeafSolveMoveTime}, timedLeafSolve},
+		{Config{}, Limits{MoveTime: time.Second, Depth: 12}, timedLeafSolve},
+		{Config{}, clock, timedLeafSolve},
 		{Config{LeafSolve: 4}, clock, 4},
 		{Config{LeafSolve: -3}, clock, -1},
 		{Config{LeafSolve: 7}, Limits{Depth: 10}, 7},
@@ -303,11 +307,15 @@ func TestLeafSolveFor(t *testing.T) {
 	e := NewEngine(Config{TTMiB: 1})
 	b := board.Start()
 	e.Search(context.Background(), b, Limits{Remaining: time.Second}, nil)
-	if e.leafSolve != clockLeafSolve {
+	if e.leafSolve != timedLeafSolve {
 		t.Errorf("after a search under a clock: leaves solved from %d empties", e.leafSolve)
 	}
 	e.Search(context.Background(), b, Limits{Depth: 4}, nil)
 	if e.leafSolve != defaultLeafSolve {
 		t.Errorf("after a depth-limited search: leaves solved from %d empties", e.leafSolve)
+	}
+	e.Search(context.Background(), b, Limits{MoveTime: timedLeafSolveMoveTime, Depth: 4}, nil)
+	if e.leafSolve != timedLeafSolve {
+		t.Errorf("after a search at %v a move: leaves solved from %d empties", timedLeafSolveMoveTime, e.leafSolve)
 	}
 }
