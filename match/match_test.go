@@ -238,7 +238,7 @@ func TestOpenings(t *testing.T) {
 }
 
 func TestParseEngineErrors(t *testing.T) {
-	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x", "bandtop=0", "bandtop=61", "bandtop=x",
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x", "bandtop=0", "bandtop=61", "bandtop=x", "exacttime=0", "exacttime=x", "exacttime=101",
 		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
@@ -263,6 +263,9 @@ func TestParseEngineErrors(t *testing.T) {
 	}
 	if sp := mustParse(t, "depth=4,bandtop=22"); sp.cfg.TimeBandTop != 22 {
 		t.Errorf("bandtop=22: %+v", sp.cfg)
+	}
+	if sp := mustParse(t, "depth=4,exacttime=2.5"); sp.cfg.ExactTimeScale != 2.5 {
+		t.Errorf("exacttime=2.5: %+v", sp.cfg)
 	}
 	if sp := mustParse(t, "depth=4,bandtop=22,bandtop=off"); sp.cfg.TimeBandTop != 0 {
 		t.Errorf("bandtop=off: %+v", sp.cfg)

@@ -48,7 +48,7 @@ var EngineOptions = []string{
 	"mpc", "pvs", "prev", "killer", "staticcut", "handover", "leafsolve", "probable", "screen",
 	"mpct", "mpctop", "wld", "wldsel", "solvebudget", "wldrefine", "solverhint", "dev",
 	"horizon", "endhorizon", "endweight", "endlast", "extend", "settle", "clocksel",
-	"endsolves", "endwld", "timeband", "bandtop", "bandwld", "sortalpha", "resulttime",
+	"endsolves", "endwld", "timeband", "bandtop", "exacttime", "bandwld", "sortalpha", "resulttime",
 }
 
 // ParseEngine reads this engine's options, "key=value,...": depth, time (per move), end (exact
@@ -173,6 +173,13 @@ func ParseEngine(text string) (Spec, error) {
 				break
 			}
 			sp.cfg.EndLastShare, err = intIn(v, 10, 95)
+		case "exacttime":
+			// Measurement: the budget from which a timed search picks the empties of its
+			// exact solve, multiplied by this.
+			sp.cfg.ExactTimeScale, err = strconv.ParseFloat(v, 64)
+			if err == nil && !(sp.cfg.ExactTimeScale > 0 && sp.cfg.ExactTimeScale <= 100) {
+				err = fmt.Errorf("want a factor in (0, 100]")
+			}
 		case "bandtop":
 			// Measurement: under a clock, no band of proofs or probable solves above this
 			// many empties (off: the plan's band).

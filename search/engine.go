@@ -131,6 +131,11 @@ type Config struct {
 	// horizon targets and may take (planTimeWeighted; 0: half, as one of two moves left;
 	// measurement).
 	EndLastShare int
+	// ExactTimeScale, when above 0, multiplies the budget from which a timed search picks the
+	// empties of its exact solve (exactEmptiesForTime): above 1 it solves exactly from more
+	// empties for the same time, and the band of proofs or probable solves above it moves up
+	// with it (measurement).
+	ExactTimeScale float64
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -623,6 +628,7 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 	if e.cfg.NoSolveBudget {
 		tp.solve = 0
 	}
+	tp.exactScale = e.cfg.ExactTimeScale
 	plan := planSearch(lim, tp, empties, band)
 	if e.cfg.bandOff(empties) {
 		plan = withoutTimeBand(plan, lim, tp, empties)

@@ -525,6 +525,19 @@ func TestDepthLevelProvesWLD(t *testing.T) {
 	if p := planSearch(Limits{Remaining: 10 * time.Second}, timePlan{hard: 40 * time.Millisecond, solve: 3 * time.Second}, 20, 0); !p.solve {
 		t.Fatalf("3 s solve budget at 20 empties: plan %+v, want an exact solve", p)
 	}
+	// A budget of 0.7 s solves exactly from 18 empties; scaled by 2.5 (Config.ExactTimeScale)
+	// from 20, with the band above it moved up too.
+	tp7 := timePlan{hard: 300 * time.Millisecond, solve: 700 * time.Millisecond}
+	if p := planSearch(Limits{Remaining: 2 * time.Second}, tp7, 20, defaultProbableBand); p.solve {
+		t.Errorf("0.7 s at 20 empties: %+v, want no exact solve", p)
+	}
+	tp7.exactScale = 2.5
+	if p := planSearch(Limits{Remaining: 2 * time.Second}, tp7, 20, defaultProbableBand); !p.solve || !p.wldFirst {
+		t.Errorf("0.7 s scaled by 2.5 at 20 empties: %+v, want the exact solve after a proof", p)
+	}
+	if p := planSearch(Limits{Remaining: 2 * time.Second}, tp7, 23, defaultProbableBand); !p.probable {
+		t.Errorf("0.7 s scaled by 2.5 at 23 empties: %+v, want probable solves", p)
+	}
 	if p := planSearch(Limits{Depth: 8, MoveTime: time.Second}, timePlan{hard: time.Second}, 18, 0); !p.wldOnly {
 		t.Fatalf("depth 8 and 1 s at 18 empties: plan %+v, want win/loss/draw only", p)
 	}

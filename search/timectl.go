@@ -18,6 +18,9 @@ type timePlan struct {
 	// for win/loss/draw or probably): such a solve makes the rest of the game nearly free, so it
 	// may take half of what is left rather than a third of it for a few moves (0: hard).
 	solve time.Duration
+	// exactScale, when above 0, multiplies the budget from which exactEmptiesForTime picks
+	// the empties of the exact solve (Config.ExactTimeScale; measurement).
+	exactScale float64
 }
 
 // solveShare is the part of the usable clock a solving move may take.
@@ -239,7 +242,11 @@ func planSearch(lim Limits, tp timePlan, empties, probBand int) searchPlan {
 	exactAt, wldAt := 60, 0
 	switch {
 	case tp.hard > 0:
-		exactAt = exactEmptiesForTime(max(tp.hard, tp.solve))
+		budget := max(tp.hard, tp.solve)
+		if tp.exactScale > 0 {
+			budget = time.Duration(float64(budget) * tp.exactScale)
+		}
+		exactAt = exactEmptiesForTime(budget)
 		wldAt = exactAt + wldBandTime
 		if lim.Depth > 0 {
 			exactAt = min(exactAt, exactEmptiesForDepth(lim.Depth))
