@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,7 +239,7 @@ func TestOpenings(t *testing.T) {
 }
 
 func TestParseEngineErrors(t *testing.T) {
-	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x", "bandtop=0", "bandtop=61", "bandtop=x", "exacttime=0", "exacttime=x", "exacttime=101",
+	for _, text := range []string{"depth=0", "depth", "colour=blue", "sel=9", "end=0", "handover=31", "probable=-1", "mpctop=0", "mpctop=31", "horizon=0", "horizon=x", "endhorizon=0", "endhorizon=41", "endweight=0", "endweight=11", "endlast=9", "endlast=96", "endlast=x", "bandtop=0", "bandtop=61", "bandtop=x", "exacttime=0", "exacttime=x", "exacttime=101", "surer=", "surer=4.x", "surer=6",
 		"leafsolve=21", "wld=0", "wldsel=6", "wldsel=x", "time=-1s", "tt=0", "threads=0", "threads=x", "parallel=eager", "mpc=maybe", "eval=/absent.gtw", "book=/absent.book"} {
 		if _, err := ParseEngine(text); err == nil || !strings.Contains(err.Error(), "player \""+text+"\"") {
 			t.Errorf("%s: error %v, want one naming the player", text, err)
@@ -263,6 +264,9 @@ func TestParseEngineErrors(t *testing.T) {
 	}
 	if sp := mustParse(t, "depth=4,bandtop=22"); sp.cfg.TimeBandTop != 22 {
 		t.Errorf("bandtop=22: %+v", sp.cfg)
+	}
+	if sp := mustParse(t, "depth=4,surer=4.3.0"); !slices.Equal(sp.cfg.SurerLevels, []int{4, 3, 0}) {
+		t.Errorf("surer=4.3.0: %+v", sp.cfg)
 	}
 	if sp := mustParse(t, "depth=4,exacttime=2.5"); sp.cfg.ExactTimeScale != 2.5 {
 		t.Errorf("exacttime=2.5: %+v", sp.cfg)

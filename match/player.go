@@ -48,7 +48,7 @@ var EngineOptions = []string{
 	"mpc", "pvs", "prev", "killer", "staticcut", "handover", "leafsolve", "probable", "screen",
 	"mpct", "mpctop", "wld", "wldsel", "solvebudget", "wldrefine", "solverhint", "dev",
 	"horizon", "endhorizon", "endweight", "endlast", "extend", "settle", "clocksel",
-	"endsolves", "endwld", "timeband", "bandtop", "exacttime", "bandwld", "sortalpha", "resulttime",
+	"endsolves", "endwld", "timeband", "bandtop", "exacttime", "surer", "bandwld", "sortalpha", "resulttime",
 }
 
 // ParseEngine reads this engine's options, "key=value,...": depth, time (per move), end (exact
@@ -173,6 +173,18 @@ func ParseEngine(text string) (Spec, error) {
 				break
 			}
 			sp.cfg.EndLastShare, err = intIn(v, 10, 95)
+		case "surer":
+			// Measurement: the solver selectivities, dot-separated (4.3.0: 87%, 95%, exact),
+			// of the solves after a timed search's first probable solve or its selective
+			// search to the end.
+			sp.cfg.SurerLevels = nil
+			for _, f := range strings.Split(v, ".") {
+				var l int
+				if l, err = intIn(f, 0, search.MaxSelectivity); err != nil {
+					break
+				}
+				sp.cfg.SurerLevels = append(sp.cfg.SurerLevels, l)
+			}
 		case "exacttime":
 			// Measurement: the budget from which a timed search picks the empties of its
 			// exact solve, multiplied by this.

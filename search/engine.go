@@ -136,6 +136,10 @@ type Config struct {
 	// empties for the same time, and the band of proofs or probable solves above it moves up
 	// with it (measurement).
 	ExactTimeScale float64
+	// SurerLevels, when not empty, are the solver selectivities, in order, of the solves that
+	// follow a timed search's first probable solve or its selective search to the end of the
+	// game (default {3, 0}: 95%, then exact; endSolveLevels; measurement).
+	SurerLevels []int
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -720,21 +724,27 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 		}
 		return true
 	}
+	surer := endSolveLevels[:]
+	if len(e.cfg.SurerLevels) > 0 {
+		surer = e.cfg.SurerLevels
+	}
 	if plan.probable && !e.stopped {
 		if e.cfg.BandWLD && n == 1 {
 			// The first probable solve ranks the moves; the surer ones prove the result.
 			if ladder([]int{5}, MaxSelectivity+1, tp.soft, false) {
-				ladder([]int{3, 0}, MaxSelectivity+1, tp.soft, true)
+				ladder(surer, MaxSelectivity+1, tp.soft, true)
 			}
 		} else {
-			ladder([]int{5, 3, 0}, MaxSelectivity+1, tp.soft, false)
+			if ladder([]int{5}, MaxSelectivity+1, tp.soft, false) {
+				ladder(surer, MaxSelectivity+1, tp.soft, false)
+			}
 		}
 	}
 	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
 		!plan.solve && !plan.wldOnly && !plan.probable && !e.stopped && time.Since(e.start) <= soft {
 		// The selective search reached the end of the game with time to spare: surer solves,
 		// each dropped for the result before it if it runs into the hard limit.
-		ladder(endSolveLevels[:], e.level, soft, e.cfg.EndWLD && n == 1)
+		ladder(surer, e.level, soft, e.cfg.EndWLD && n == 1)
 	}
 	if plan.wldOnly && !e.stopped {
 		// A depth level's band is probable (plan.wldLevel): the solver's cuts at that
