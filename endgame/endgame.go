@@ -85,6 +85,12 @@ type SolveResult struct {
 	// Interrupted reports that the stop flag ended the solve early: Score, Move and PV are
 	// then meaningless.
 	Interrupted bool
+	// ProvenMove, when Interrupted and not board.NoSquare: a root aspiration window that
+	// finished before the stop proved that this move scores at least ProvenLow (at the
+	// solve's selectivity). The first window is the win/loss/draw one, so a solve stopped
+	// while it narrows a winning score down may still name a winning move.
+	ProvenMove board.Square
+	ProvenLow  int
 }
 
 // Solver is an exact endgame solver. It holds all the state of a solve (the transposition
@@ -113,9 +119,13 @@ type Solver struct {
 	hint func(p, o uint64) int
 	// guess is the score the root's aspiration starts at (SolveNear), noGuess for Solve's
 	// win/loss/draw window.
-	guess    int
-	nodes    uint64
-	nextPoll uint64
+	guess int
+	// provenLow and provenMove: the best lower bound a finished root aspiration window of
+	// this solve proved, and the move that proved it (noMove: none; SolveResult.ProvenMove).
+	provenLow  int
+	provenMove int
+	nodes      uint64
+	nextPoll   uint64
 	// evalNodes counts the nodes of the shallow searches over the evaluation (ordering and
 	// probable-solve cuts), which nodes leaves out; a probable solve polls on them too.
 	evalNodes, nextEvalPoll uint64
@@ -324,6 +334,7 @@ const noGuess = math.MinInt
 // guess is right, the first window proves the score. The result does not depend on it.
 func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	s.guess = guess
+	s.provenMove = noMove
 	s.setSortDeep(bits.OnesCount64(^(p | o)))
 	s.team.set.sortDeep = s.sortDeep
 	s.team.pool.Start()
@@ -347,7 +358,7 @@ func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 		alpha = beta - 1
 	}
 	score, move := s.root(p, o, alpha, beta)
-	res := SolveResult{Score: score, Move: board.Square(move), Nodes: s.nodes, OrderingNodes: s.orderingNodes() - e0, ScoredNodes: s.scoredNodes() - c0, Interrupted: s.stopped}
+	res := SolveResult{Score: score, Move: board.Square(move), Nodes: s.nodes, OrderingNodes: s.orderingNodes() - e0, ScoredNodes: s.scoredNodes() - c0, Interrupted: s.stopped, ProvenMove: board.NoSquare}
 	if move == noMove {
 		res.Move = board.NoSquare
 	}
@@ -358,6 +369,9 @@ func (s *Solver) SolveNear(p, o uint64, alpha, beta, guess int) SolveResult {
 	res.Nodes = s.nodes
 	if res.Interrupted {
 		res.Score, res.Move, res.PV = 0, board.NoSquare, nil
+		if s.provenMove != noMove {
+			res.ProvenMove, res.ProvenLow = board.Square(s.provenMove), s.provenLow
+		}
 	}
 	return res
 }
@@ -389,6 +403,7 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 			s.guess = -s.guess // the guess is the side to move's
 		}
 		v, _ := s.root(o, p, -beta, -alpha)
+		s.provenMove = noMove // the opponent's move, and its bound
 		return -v, noMove
 	}
 	if !s.opt.Aspiration || beta-alpha <= 2 || empties < 12 {
@@ -415,6 +430,12 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 		// windows have failed on both sides the caller's whole window settles it (an exact
 		// solve never gets here). The stop is polled here too, as a root whose children all
 		// answer from the table counts few nodes.
+		if v >= hi && m != noMove && (s.provenMove == noMove || v > s.provenLow) {
+			s.provenLow, s.provenMove = v, m
+		}
+		if afterRootWindow != nil {
+			afterRootWindow(s)
+		}
 		failedLow, failedHigh = failedLow || v <= lo, failedHigh || v >= hi
 		if s.poll(); s.stopped {
 			return 0, noMove
@@ -433,6 +454,10 @@ func (s *Solver) root(p, o uint64, alpha, beta int) (int, int) {
 		}
 	}
 }
+
+// afterRootWindow, when set (tests only), is called after each root aspiration window that
+// neither ends the solve nor holds the score.
+var afterRootWindow func(s *Solver)
 
 // rootSearch is the negascout of the root, which also returns the best move.
 func (s *Solver) rootSearch(p, o uint64, alpha, beta, empties int) (int, int) {

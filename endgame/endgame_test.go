@@ -507,3 +507,43 @@ func TestFullLines(t *testing.T) {
 		}
 	}
 }
+
+// TestProvenMoveOfStoppedSolve stops full solves after their first root window, the
+// win/loss/draw one: a winning position must name a move that the file's move scores say
+// wins by at least the bound proved, a losing one none, and a finished solve none.
+func TestProvenMoveOfStoppedSolve(t *testing.T) {
+	afterRootWindow = func(s *Solver) { s.stopped = true }
+	defer func() { afterRootWindow = nil }()
+	s := NewSolver(16)
+	wins, losses := 0, 0
+	for _, pr := range ffoProblems(t, "1-19")[:12] {
+		best, _ := pr.Best()
+		s.ClearTable()
+		r := s.Solve(pr.Board.P, pr.Board.O, -64, 64)
+		switch {
+		case best == 0:
+			if r.Interrupted || r.Score != 0 || r.ProvenMove != board.NoSquare {
+				t.Errorf("line %d: a draw, got %+v", pr.Line, r)
+			}
+		case best < 0:
+			losses++
+			if !r.Interrupted || r.ProvenMove != board.NoSquare {
+				t.Errorf("line %d: a loss (%d), got interrupted %v, proven move %v", pr.Line, best, r.Interrupted, r.ProvenMove)
+			}
+		default:
+			wins++
+			got, ok := 0, false
+			for _, m := range pr.Scores {
+				if m.Move == r.ProvenMove {
+					got, ok = m.Score, true
+				}
+			}
+			if !r.Interrupted || r.ProvenLow < 1 || !ok || got < r.ProvenLow {
+				t.Errorf("line %d: a win (%d), got interrupted %v, %v at least %d (file: %d, %v)", pr.Line, best, r.Interrupted, r.ProvenMove, r.ProvenLow, got, ok)
+			}
+		}
+	}
+	if wins == 0 || losses == 0 {
+		t.Fatalf("%d winning and %d losing positions: want both", wins, losses)
+	}
+}

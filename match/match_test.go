@@ -265,6 +265,9 @@ func TestParseEngineErrors(t *testing.T) {
 	if sp := mustParse(t, "depth=4,bandtop=22"); sp.cfg.TimeBandTop != 22 {
 		t.Errorf("bandtop=22: %+v", sp.cfg)
 	}
+	if sp := mustParse(t, "depth=4,salvage=off"); !sp.cfg.NoSalvage {
+		t.Errorf("salvage=off: %+v", sp.cfg)
+	}
 	if sp := mustParse(t, "depth=4,surer=4.3.0"); !slices.Equal(sp.cfg.SurerLevels, []int{4, 3, 0}) {
 		t.Errorf("surer=4.3.0: %+v", sp.cfg)
 	}

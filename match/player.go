@@ -48,7 +48,7 @@ var EngineOptions = []string{
 	"mpc", "pvs", "prev", "killer", "staticcut", "handover", "leafsolve", "probable", "screen",
 	"mpct", "mpctop", "wld", "wldsel", "solvebudget", "wldrefine", "solverhint", "dev",
 	"horizon", "endhorizon", "endweight", "endlast", "extend", "settle", "clocksel",
-	"endsolves", "endwld", "timeband", "bandtop", "exacttime", "surer", "bandwld", "sortalpha", "resulttime",
+	"endsolves", "endwld", "timeband", "bandtop", "exacttime", "surer", "bandwld", "sortalpha", "resulttime", "salvage",
 }
 
 // ParseEngine reads this engine's options, "key=value,...": depth, time (per move), end (exact
@@ -211,7 +211,7 @@ func ParseEngine(text string) (Spec, error) {
 			if band == 0 {
 				sp.cfg.ProbableBand = -1
 			}
-		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband", "bandwld", "sortalpha", "resulttime":
+		case "mpc", "pvs", "prev", "killer", "staticcut", "solvebudget", "wldrefine", "solverhint", "dev", "extend", "settle", "clocksel", "endsolves", "endwld", "timeband", "bandwld", "sortalpha", "resulttime", "salvage":
 			// Measurement switches. solvebudget=off gives a solving move no more than any
 			// other move's share of the clock; wldrefine=off plays the solver's first winning
 			// move where a win/loss/draw proof picks the move, not the midgame's best one;
@@ -239,6 +239,8 @@ func ParseEngine(text string) (Spec, error) {
 				sp.cfg.NoTimeExtension = !on
 			case "settle":
 				sp.cfg.Settle = on
+			case "salvage":
+				sp.cfg.NoSalvage = !on
 			case "endsolves":
 				sp.cfg.NoEndSolves = !on
 			case "endwld":

@@ -140,6 +140,10 @@ type Config struct {
 	// follow a timed search's first probable solve or its selective search to the end of the
 	// game (default {3, 0}: 95%, then exact; endSolveLevels; measurement).
 	SurerLevels []int
+	// NoSalvage: a score solve stopped by the clock is dropped whole, even when one of its
+	// finished root windows proved a win for another move than the one to be played
+	// (salvageSolve; measurement).
+	NoSalvage bool
 	// Threads is the number of threads that search each position (0 or 1: one).
 	Threads int
 	// Parallel chooses what a thread does when no split point is open: wait (ParallelYBWC)
@@ -711,7 +715,11 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 					proven()
 				}
 			} else {
+				first := rm[0].sq
 				ok = e.solveRoot(rm, n, false)
+				if !ok && rm[0].sq != first {
+					report(empties, false, false, SelectivityPercent(l)) // salvaged
+				}
 			}
 			e.solver.SetSelectivity(0)
 			if !ok {
@@ -778,8 +786,13 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 				report(empties, false, true, 100)
 			}
 		}
-		if !e.stopped && e.solveRoot(rm, n, false) {
-			report(empties, true, false, 100)
+		if !e.stopped {
+			first := rm[0].sq
+			if e.solveRoot(rm, n, false) {
+				report(empties, true, false, 100)
+			} else if rm[0].sq != first {
+				report(empties, false, false, 100) // salvaged
+			}
 		}
 	}
 	if out == nil {

@@ -132,7 +132,9 @@ func floorDiv(a, b int) int {
 // solveRoot solves the root exactly (wld false) or for win/loss/draw only and on success
 // puts the result in rm (values in scaled discs), best first, reporting true. With n == 1 one
 // solve of the root gives the best move; with more, each move is solved with a window that
-// keeps the n best exact, like searchRoot. A stopped solve leaves rm unchanged.
+// keeps the n best exact, like searchRoot. A stopped solve leaves rm unchanged, except that
+// with n == 1 a score solve stopped after it proved a win for another move than rm's first
+// plays that move (salvageSolve).
 func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 	lo, hi := -64, 64
 	if wld {
@@ -140,6 +142,9 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 	}
 	if n == 1 {
 		r, ok := e.endValue(e.b.P, e.b.O, lo, hi)
+		if !ok && !wld {
+			e.salvageSolve(rm, r)
+		}
 		if !ok || r.Move == board.NoSquare {
 			return false
 		}
@@ -209,6 +214,28 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 	})
 	copy(rm, res)
 	return true
+}
+
+// salvageSolve moves to rm's front the move that a stopped solve's finished root window proved a
+// win (endgame.SolveResult.ProvenMove), when rm's first move is another: a win proven at the
+// solve's confidence is surer than the earlier search's choice, which that window did not
+// prove to win (the solver searches it first when it agrees). The move's value is the bound
+// proved. It reports whether rm changed (never with Config.NoSalvage).
+func (e *Engine) salvageSolve(rm []rootMove, r endgame.SolveResult) bool {
+	if e.cfg.NoSalvage || r.ProvenMove == board.NoSquare || r.ProvenLow < 1 || r.ProvenMove == rm[0].sq {
+		return false
+	}
+	for i := range rm {
+		if rm[i].sq == r.ProvenMove {
+			m := rm[i]
+			copy(rm[1:i+1], rm[:i])
+			rm[0] = m
+			rm[0].score, rm[0].exact, rm[0].lower = r.ProvenLow*e.scale, false, true
+			rm[0].pv = []board.Square{m.sq}
+			return true
+		}
+	}
+	return false
 }
 
 // clampSign maps a score to its sign for a win/loss/draw result.

@@ -1013,3 +1013,34 @@ func TestSortAlphaKeys(t *testing.T) {
 	}
 	t.Logf("level 5 depth 11: %d nodes, with exact order keys %d", wn, xn)
 }
+
+// TestSalvageSolve: a stopped solve's proven win for another move than the first puts that
+// move first at the bound proved; a win of the first move itself, a bound that is no win, no
+// proven move or Config.NoSalvage change nothing.
+func TestSalvageSolve(t *testing.T) {
+	e := NewEngine(Config{TTMiB: 1, SolverMiB: 1})
+	fresh := func() []rootMove {
+		return []rootMove{{sq: 19, score: -2 * e.scale, exact: true}, {sq: 26, score: -4 * e.scale}, {sq: 37, score: -6 * e.scale}}
+	}
+	rm := fresh()
+	if !e.salvageSolve(rm, endgame.SolveResult{Interrupted: true, ProvenMove: 37, ProvenLow: 2}) {
+		t.Fatal("a proven win of the third move was not taken")
+	}
+	if rm[0].sq != 37 || rm[0].score != 2*e.scale || rm[0].exact || !rm[0].lower || rm[1].sq != 19 || rm[2].sq != 26 {
+		t.Errorf("after the salvage: %+v", rm)
+	}
+	for _, r := range []endgame.SolveResult{
+		{Interrupted: true, ProvenMove: 19, ProvenLow: 4},
+		{Interrupted: true, ProvenMove: 26, ProvenLow: 0},
+		{Interrupted: true, ProvenMove: board.NoSquare},
+	} {
+		rm := fresh()
+		if e.salvageSolve(rm, r) || rm[0].sq != 19 || rm[0].score != -2*e.scale {
+			t.Errorf("%+v changed the moves: %+v", r, rm)
+		}
+	}
+	e.cfg.NoSalvage = true
+	if rm := fresh(); e.salvageSolve(rm, endgame.SolveResult{Interrupted: true, ProvenMove: 37, ProvenLow: 2}) || rm[0].sq != 19 {
+		t.Errorf("with NoSalvage: %+v", rm)
+	}
+}
