@@ -742,10 +742,8 @@ func (e *Engine) analyze(ctx context.Context, b board.Board, lim Limits, n int, 
 			if ladder([]int{5}, MaxSelectivity+1, tp.soft, false) {
 				ladder(surer, MaxSelectivity+1, tp.soft, true)
 			}
-		} else {
-			if ladder([]int{5}, MaxSelectivity+1, tp.soft, false) {
-				ladder(surer, MaxSelectivity+1, tp.soft, false)
-			}
+		} else if ladder([]int{5}, MaxSelectivity+1, tp.soft, false) {
+			ladder(surer, MaxSelectivity+1, tp.soft, false)
 		}
 	}
 	if !e.cfg.NoEndSolves && tp.hard > 0 && band > 0 && reached == empties && e.level > 0 &&
