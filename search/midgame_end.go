@@ -154,14 +154,7 @@ func (e *Engine) solveRoot(rm []rootMove, n int, wld bool) bool {
 			rm[0].exact, rm[0].lower = true, false
 			return true
 		}
-		for i := range rm {
-			if rm[i].sq == r.Move {
-				m := rm[i]
-				copy(rm[1:i+1], rm[:i])
-				rm[0] = m
-				break
-			}
-		}
+		toFront(rm, r.Move)
 		rm[0].score = clampSign(r.Score, wld) * e.scale
 		rm[0].exact, rm[0].lower = true, false
 		rm[0].pv = append([]board.Square(nil), r.PV...)
@@ -225,13 +218,22 @@ func (e *Engine) salvageSolve(rm []rootMove, r endgame.SolveResult) bool {
 	if e.cfg.NoSalvage || r.ProvenMove == board.NoSquare || r.ProvenLow < 1 || r.ProvenMove == rm[0].sq {
 		return false
 	}
+	if !toFront(rm, r.ProvenMove) {
+		return false
+	}
+	rm[0].score, rm[0].exact, rm[0].lower = r.ProvenLow*e.scale, false, true
+	rm[0].pv = []board.Square{rm[0].sq}
+	return true
+}
+
+// toFront moves the root move sq to rm's front, the others keeping their order, and reports
+// whether rm has it.
+func toFront(rm []rootMove, sq board.Square) bool {
 	for i := range rm {
-		if rm[i].sq == r.ProvenMove {
+		if rm[i].sq == sq {
 			m := rm[i]
 			copy(rm[1:i+1], rm[:i])
 			rm[0] = m
-			rm[0].score, rm[0].exact, rm[0].lower = r.ProvenLow*e.scale, false, true
-			rm[0].pv = []board.Square{m.sq}
 			return true
 		}
 	}
