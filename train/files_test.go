@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/othellogo/othello/board"
 	"github.com/othellogo/othello/eval"
+	"github.com/othellogo/othello/ggf"
 )
 
 func TestPositionFiles(t *testing.T) {
@@ -212,4 +214,68 @@ func clipText(b []byte) string {
 		return string(b[:40]) + "..."
 	}
 	return string(b)
+}
+
+// GGF records load as the same games as the WTHOR records they were written from; a game
+// from another start position, an unfinished game and a wrong stored result are counted, a
+// malformed record is an error naming the file, and a directory lists its .ggf files.
+func TestLoadGGF(t *testing.T) {
+	want := fixtureGames(t)[:12]
+	var text strings.Builder
+	for i, g := range want {
+		r := ggf.New(board.Start())
+		for _, m := range g.Moves {
+			if err := r.PlayMove(m); err != nil {
+				t.Fatalf("game %d: %v", i, err)
+			}
+		}
+		r.Result = fmt.Sprintf("%+d.000", g.BlackDiff)
+		if i == 3 {
+			r.Result = fmt.Sprintf("%+d.000", g.BlackDiff+2) // a wrong stored result
+		}
+		text.WriteString(r.String() + "\n")
+	}
+	short := ggf.New(board.Start())
+	for _, m := range want[0].Moves[:30] {
+		short.PlayMove(m)
+	}
+	other := ggf.New(board.FromColors(board.D4.Bit()|board.E5.Bit(), board.D5.Bit()|board.E4.Bit(), true))
+	f4, _ := board.ParseSquare("f4")
+	if err := other.PlayMove(f4); err != nil {
+		t.Fatal(err)
+	}
+	text.WriteString(short.String() + "\n" + other.String() + "\n")
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games.ggf")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Read != 14 || st.Used != 12 || st.Unfinished != 1 || st.OtherStart != 1 || st.ScoreMismatch != 1 || st.Illegal != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if !strings.Contains(st.String(), "and 1 unfinished and 1 from another start position") {
+		t.Errorf("stats %q", st.String())
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d games, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if fmt.Sprint(got[i].Moves) != fmt.Sprint(want[i].Moves) || got[i].BlackDiff != want[i].BlackDiff || got[i].TheoDepth != 0 {
+			t.Errorf("game %d: %v %+d, want %v %+d", i, got[i].Moves, got[i].BlackDiff, want[i].Moves, want[i].BlackDiff)
+		}
+	}
+	if files, err := GameFiles([]string{dir}); err != nil || len(files) != 1 || files[0] != path {
+		t.Errorf("GameFiles(dir) = %v, %v", files, err)
+	}
+
+	bad := filepath.Join(dir, "bad.ggf")
+	os.WriteFile(bad, []byte(text.String()[:200]), 0o644)
+	if _, _, err := LoadFile(bad); err == nil || !strings.Contains(err.Error(), "bad.ggf") {
+		t.Errorf("truncated record: %v", err)
+	}
 }

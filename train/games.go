@@ -12,9 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/othellogo/othello/board"
+	"github.com/othellogo/othello/ggf"
 )
 
 // Game is a complete, legal game ready for labelling.
@@ -65,6 +67,9 @@ type LoadStats struct {
 	// ScoreMismatch counts kept games whose stored result disagrees with the final board
 	// (the board wins: labels come from it).
 	ScoreMismatch int
+	// OtherStart counts GGF games that start from a position other than the initial one
+	// (a game here is its moves from the initial position).
+	OtherStart int
 }
 
 func (s *LoadStats) add(o LoadStats) {
@@ -74,15 +79,20 @@ func (s *LoadStats) add(o LoadStats) {
 	s.Illegal += o.Illegal
 	s.Unfinished += o.Unfinished
 	s.ScoreMismatch += o.ScoreMismatch
+	s.OtherStart += o.OtherStart
 }
 
 func (s LoadStats) String() string {
-	return fmt.Sprintf("%d files, %d games read, %d used, skipped %d illegal and %d unfinished, %d stored scores disagree with the board",
-		s.Files, s.Read, s.Used, s.Illegal, s.Unfinished, s.ScoreMismatch)
+	other := ""
+	if s.OtherStart > 0 {
+		other = fmt.Sprintf(" and %d from another start position", s.OtherStart)
+	}
+	return fmt.Sprintf("%d files, %d games read, %d used, skipped %d illegal and %d unfinished%s, %d stored scores disagree with the board",
+		s.Files, s.Read, s.Used, s.Illegal, s.Unfinished, other, s.ScoreMismatch)
 }
 
-// GameFiles expands paths into the game files to read: a directory stands for its .wtb and
-// .txt files (sorted), a file for itself.
+// GameFiles expands paths into the game files to read: a directory stands for its .wtb, .txt
+// and .ggf files (sorted), a file for itself.
 func GameFiles(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -101,7 +111,7 @@ func GameFiles(paths []string) ([]string, error) {
 		var names []string
 		for _, e := range entries {
 			ext := strings.ToLower(filepath.Ext(e.Name()))
-			if !e.IsDir() && (ext == ".wtb" || ext == ".txt") {
+			if !e.IsDir() && (ext == ".wtb" || ext == ".txt" || ext == ".ggf") {
 				names = append(names, filepath.Join(p, e.Name()))
 			}
 		}
@@ -111,8 +121,9 @@ func GameFiles(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// LoadFile reads the games of one file (.wtb: WTHOR; .txt: transcripts with results), keeps
-// the complete legal ones and counts the others.
+// LoadFile reads the games of one file (.wtb: WTHOR; .txt: transcripts with results; .ggf:
+// GGF records such as NBoard's and `othello match`'s), keeps the complete legal ones and
+// counts the others.
 func LoadFile(path string) ([]Game, LoadStats, error) {
 	st := LoadStats{Files: 1}
 	data, err := os.ReadFile(path)
@@ -157,10 +168,47 @@ func LoadFile(path string) ([]Game, LoadStats, error) {
 			}
 			games = append(games, g)
 		}
+	case ".ggf":
+		recs, err := ggf.ParseAll(string(data))
+		if err != nil {
+			return nil, st, fmt.Errorf("%s: %v", path, err)
+		}
+		start := board.Start()
+		for _, r := range recs {
+			st.Read++
+			if r.Start.P != start.P || r.Start.O != start.O || r.Start.BlackToMove != start.BlackToMove {
+				st.OtherStart++
+				continue
+			}
+			moves := make([]board.Square, 0, len(r.Moves))
+			for _, m := range r.Moves {
+				if m.Square != board.NoSquare {
+					moves = append(moves, m.Square)
+				}
+			}
+			g, ok := replayGame(moves, &st)
+			if !ok {
+				continue
+			}
+			if res, known := ggfBlackResult(r.Result); known && res != g.BlackDiff {
+				st.ScoreMismatch++
+			}
+			games = append(games, g)
+		}
 	default:
-		return nil, st, fmt.Errorf("%s: unknown game file type (want .wtb or .txt)", path)
+		return nil, st, fmt.Errorf("%s: unknown game file type (want .wtb, .txt or .ggf)", path)
 	}
 	return games, st, nil
+}
+
+// ggfBlackResult reads a GGF result (RE, black's disc difference, e.g. "+12.000" or "-4");
+// known is false for "?" or anything else it cannot read, such as a result by time.
+func ggfBlackResult(re string) (diff int, known bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(re), 64)
+	if err != nil || v != float64(int(v)) || v < -64 || v > 64 {
+		return 0, false
+	}
+	return int(v), true
 }
 
 func replayGame(moves []board.Square, st *LoadStats) (Game, bool) {

@@ -56,7 +56,7 @@ func devfitRefs(env *cmdEnv, args []string) error {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the choice of games and positions")
 	fs.IntVar(&o.Concurrency, "concurrency", 1, "positions searched at the same time")
 	evalName := fs.String("eval", "default", evalFlagHelp)
-	setUsage(env, fs, "usage: othello devfit refs -out FILE [options] GAMEFILES...\n\nPicks one position a game from the game files (.wtb, .txt, or directories of them) and\nvalues every move by a full-width search to -depth.\nOptions:\n")
+	setUsage(env, fs, "usage: othello devfit refs -out FILE [options] GAMEFILES...\n\nPicks one position a game from the game files (.wtb, .txt, .ggf, or directories of them) and\nvalues every move by a full-width search to -depth.\nOptions:\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func cmdLabel(env *cmdEnv, args []string) error {
 	fs.IntVar(&cfg.Workers, "workers", 2, "positions searched at the same time")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed of the drawing")
 	fs.IntVar(&cfg.First, "from", 0, "start at this position of the seed's sequence (continues an interrupted run: the files of both runs together are one run's)")
-	setUsage(env, fs, "usage: othello label [options] PATH...\n\nDraws positions from the games of the PATHs (WTHOR .wtb, transcript .txt, or directories),\nplays a few random moves from each, labels each with a search of it, and writes them as\n\"OBF; SCORE\" lines for othello train -positions.\nOptions:\n")
+	setUsage(env, fs, "usage: othello label [options] PATH...\n\nDraws positions from the games of the PATHs (WTHOR .wtb, transcript .txt,\nGGF .ggf such as match records, or directories),\nplays a few random moves from each, labels each with a search of it, and writes them as\n\"OBF; SCORE\" lines for othello train -positions.\nOptions:\n")
 	if err := parseArgs(env, fs, args, 1, -1, "want at least one PATH of games"); err != nil {
 		return err
 	}

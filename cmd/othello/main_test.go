@@ -233,6 +233,7 @@ func TestUsageErrors(t *testing.T) {
 // work itself), and the exit status says how the work ended.
 func TestRuns(t *testing.T) {
 	wtb, txt, ggf, xot := testFiles(t)
+	gamesGGF := filepath.Join(filepath.Dir(wtb), "..", "..", "ggf", "testdata", "games.ggf")
 	obf := ffo1[:66]
 	dies := `sh -c 'while read -r l; do case "$l" in ping*) echo "pong ${l#ping }";; go) exit 3;; esac; done'`
 	runCases(t, false, []cmdCase{
@@ -303,6 +304,7 @@ func TestRuns(t *testing.T) {
 		cl(0, "wrote fitted.gtw", "eval", "-games", wtb, "-exact", "0", "-fit-bias", "fitted.gtw"),
 		cl(1, "absent.gtw", "eval", "-weights", "absent.gtw"),
 		cl(0, "wrote 40 positions", "-q", "label", "-o", "l.txt", "-n", "40", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", wtb),
+		cl(0, "wrote 10 positions", "-q", "label", "-o", "lg.txt", "-n", "10", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", gamesGGF),
 		cl(0, "(?s)labelled positions: 40 from.*40 labelled positions", "train", "-o", "p.gtw", "-epochs", "1", "-exact", "0", "-positions", "l.txt", "-positions-weight", "2", wtb),
 		cl(2, "badpos.txt", "train", "-o", "q.gtw", "-positions", "badpos.txt", wtb),
 		cl(2, "random plies 9..8", "selfplay", "-random-min", "9", "-random-max", "8"),

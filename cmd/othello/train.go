@@ -36,7 +36,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	fs.BoolVar(&o.EmptiesBias, "empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
 	fs.BoolVar(&o.Mobility, "mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 25 ns more per call; the shipped weights have them)")
 	fs.BoolVar(&o.PotMobility, "potmobility", false, "with -mobility: also fit the potential mobility features (empty squares next to each side's discs)")
-	setUsage(env, fs, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, or directories of them) and writes a weight file.\nOptions:\n")
+	setUsage(env, fs, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, GGF .ggf files, or directories of them) and writes a weight file.\nOptions:\n")
 	if err := parseArgs(env, fs, args, 1, -1, "want at least one PATH of training games"); err != nil {
 		return err
 	}
