@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/othellogo/othello/board"
@@ -157,8 +156,8 @@ func FromGGF(g *ggf.Game) Game {
 	for i, m := range g.Moves {
 		out.Moves[i] = m.Square
 	}
-	if r, err := strconv.ParseFloat(strings.TrimPrefix(g.Result, "+"), 64); err == nil && r >= -64 && r <= 64 {
-		out.Result, out.HasResult = int(r), true
+	if r, ok := g.StoredResult(); ok {
+		out.Result, out.HasResult = r, true
 	}
 	if b := g.Final(); b.GameOver() {
 		out.Result, out.HasResult = b.BlackScore(), true

@@ -333,6 +333,17 @@ func (g *Game) PlayMove(sq board.Square) error {
 	return g.Play(Move{Square: sq, Black: black})
 }
 
+// StoredResult reads the record's result (RE) as black's final disc difference, rounded to
+// a whole disc; ok is false when RE is not a number from -64 to 64 ("?", a result by time,
+// no result).
+func (g *Game) StoredResult() (diff int, ok bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(g.Result), 64)
+	if err != nil || !(v >= -64 && v <= 64) {
+		return 0, false
+	}
+	return int(math.Round(v)), true
+}
+
 // Position returns the board after the first n moves (n clipped to the record).
 func (g *Game) Position(n int) board.Board {
 	b := g.Start

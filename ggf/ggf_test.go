@@ -332,3 +332,20 @@ func TestSecondsShort(t *testing.T) {
 		}
 	}
 }
+
+// StoredResult reads RE as black's disc difference, rounded, and refuses what is not a
+// score from -64 to 64.
+func TestStoredResult(t *testing.T) {
+	for _, c := range []struct {
+		re   string
+		want int
+		ok   bool
+	}{{"+12.000", 12, true}, {"-4", -4, true}, {" 0 ", 0, true}, {"-63.6", -64, true}, {"64", 64, true},
+		{"?", 0, false}, {"", 0, false}, {"+65", 0, false}, {"NaN", 0, false}, {"-Inf", 0, false}, {"+T", 0, false}} {
+		g := New(board.Start())
+		g.Result = c.re
+		if v, ok := g.StoredResult(); v != c.want || ok != c.ok {
+			t.Errorf("RE[%s]: %d, %v; want %d, %v", c.re, v, ok, c.want, c.ok)
+		}
+	}
+}

@@ -58,8 +58,8 @@ func OpeningKey(g *ggf.Game, plies int) string {
 // blackResult is the game's final disc difference for black: the GGF result when it is a
 // number, else the final board's discs when the game is over; ok false when neither.
 func blackResult(g *ggf.Game) (int, bool) {
-	if v, err := strconv.ParseFloat(strings.TrimSpace(g.Result), 64); err == nil && !math.IsNaN(v) && math.Abs(v) <= 64 {
-		return int(math.Round(v)), true
+	if v, ok := g.StoredResult(); ok {
+		return v, true
 	}
 	f := g.Final()
 	if board.LegalMoves(f.P, f.O) == 0 && board.LegalMoves(f.O, f.P) == 0 {

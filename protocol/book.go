@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/rs/zerolog"
 
@@ -218,8 +217,8 @@ func bookGame(g *ggf.Game) book.Game {
 	}
 	if b := g.Final(); b.GameOver() {
 		bg.Result, bg.HasResult = b.BlackScore(), true
-	} else if r, err := strconv.ParseFloat(strings.TrimSpace(g.Result), 64); err == nil && r >= -64 && r <= 64 {
-		bg.Result, bg.HasResult = int(r), true
+	} else if r, ok := g.StoredResult(); ok {
+		bg.Result, bg.HasResult = r, true
 	}
 	return bg
 }

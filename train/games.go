@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/othellogo/othello/board"
@@ -190,7 +189,7 @@ func LoadFile(path string) ([]Game, LoadStats, error) {
 			if !ok {
 				continue
 			}
-			if res, known := ggfBlackResult(r.Result); known && res != g.BlackDiff {
+			if res, known := r.StoredResult(); known && res != g.BlackDiff {
 				st.ScoreMismatch++
 			}
 			games = append(games, g)
@@ -199,16 +198,6 @@ func LoadFile(path string) ([]Game, LoadStats, error) {
 		return nil, st, fmt.Errorf("%s: unknown game file type (want .wtb, .txt or .ggf)", path)
 	}
 	return games, st, nil
-}
-
-// ggfBlackResult reads a GGF result (RE, black's disc difference, e.g. "+12.000" or "-4");
-// known is false for "?" or anything else it cannot read, such as a result by time.
-func ggfBlackResult(re string) (diff int, known bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(re), 64)
-	if err != nil || v != float64(int(v)) || v < -64 || v > 64 {
-		return 0, false
-	}
-	return int(v), true
 }
 
 func replayGame(moves []board.Square, st *LoadStats) (Game, bool) {
