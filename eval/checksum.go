@@ -20,7 +20,7 @@ func (e *Evaluator) Checksum() string {
 		for _, v := range e.mob[st] {
 			buf = binary.LittleEndian.AppendUint16(buf, uint16(v))
 		}
-		for _, v := range e.pot[st] {
+		for _, v := range e.pot[min(st, NumStages-1)] {
 			buf = binary.LittleEndian.AppendUint16(buf, uint16(v))
 		}
 		h.Write(buf)

@@ -46,13 +46,17 @@ func Stage(empties int) int {
 // Evaluator holds the expanded weight tables. It is read-only once built and may be shared by
 // any number of goroutines.
 type Evaluator struct {
-	w        [NumStages]patterns.Table
+	// w holds the expanded pattern tables: one per stage, or one per number of empties when
+	// the file asks for interpolation (InterpSection); tab maps a number of empties to its
+	// table, and to its row of mob.
+	w        []patterns.Table
+	tab      [61]uint8
 	sections []weights.Section
 	// Optional mobility features (weight files with a MobilitySection): per stage, a weight
 	// for each count of the side to move's legal moves (counts from MobilitySlots-1 on share
 	// one), then one for each count of the opponent's.
 	mobility bool
-	mob      [NumStages][2 * MobilitySlots]int16
+	mob      [][2 * MobilitySlots]int16
 	// Optional potential mobility features (files with a PotMobilitySection, read only with
 	// the mobility features): per stage, a weight for each count of the empty squares next
 	// to an opponent's disc (where the side to move may later play), then one for the count
@@ -135,15 +139,15 @@ func (e *Evaluator) Section(tag string) ([]byte, bool) {
 // finished games with board.DiscDiff.
 func (e *Evaluator) Eval(b *board.Board) int {
 	empties := board.Count(^(b.P | b.O))
-	st := Stage(empties)
-	s := e.w[st].Sum(b) + int(e.bias[empties])
+	ti := e.tab[empties]
+	s := e.w[ti].Sum(b) + int(e.bias[empties])
 	if e.mobility {
-		m := &e.mob[st]
+		m := &e.mob[ti]
 		pm, om := board.LegalMovesBoth(b.P, b.O)
 		s += int(m[MobilityIndex(board.Count(pm))]) + int(m[MobilitySlots+MobilityIndex(board.Count(om))])
 		if e.potMobility {
 			pp, po := PotMobility(b)
-			q := &e.pot[st]
+			q := &e.pot[Stage(empties)]
 			s += int(q[pp]) + int(q[PotMobilitySlots+po])
 		}
 	}
@@ -190,7 +194,7 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 				name, i, got.Name, len(got.Squares), got.Packed, p.Name, len(p.Squares), p.Packed)
 		}
 	}
-	e := &Evaluator{sections: f.Sections}
+	e := &Evaluator{sections: f.Sections, w: make([]patterns.Table, NumStages), mob: make([][2 * MobilitySlots]int16, NumStages)}
 	for s := 0; s < NumStages; s++ {
 		src := f.Weights[s]
 		if f.Scale != Scale {
@@ -219,6 +223,15 @@ func FromFile(name string, f *weights.File) (*Evaluator, error) {
 		if err := decodeStageSection(name, "potential mobility", raw, 2*PotMobilitySlots, f.Scale, func(s, i int, v int16) { e.pot[s][i] = v }); err != nil {
 			return nil, err
 		}
+	}
+	for n := range e.tab {
+		e.tab[n] = uint8(Stage(n))
+	}
+	if raw, ok := f.Section(InterpSection); ok {
+		if len(raw) != 0 {
+			return nil, fmt.Errorf("weights %s: interpolation section of %d bytes, want none", name, len(raw))
+		}
+		e.interpolate()
 	}
 	if raw, ok := f.Section(EmptiesBiasSection); ok {
 		if len(raw) != 2*61 {
@@ -250,6 +263,52 @@ func decodeStageSection(name, what string, raw []byte, width, fileScale int, set
 		}
 	}
 	return nil
+}
+
+// InterpSection is the tag of an empty weight-file section that makes the evaluation
+// interpolate between stages: a stage's weights are fitted on the positions of its 4 empties
+// (and one more on each side), so they fit best at its middle, 58.5 - 4*stage empties. With
+// the section, the tables used at n empties are the linear blend of the two stages whose
+// middles enclose n (a quarter and three quarters, or an eighth and seven eighths), computed
+// once when the file is read, so an evaluation still reads one table per instance.
+const InterpSection = "ITP1"
+
+// interpolate replaces the per-stage tables (and mobility rows) by one per number of empties.
+func (e *Evaluator) interpolate() {
+	w := make([]patterns.Table, 61)
+	mob := make([][2 * MobilitySlots]int16, 61)
+	for n := range 61 {
+		s0, t := stageBlend(n)
+		s1 := min(s0+1, NumStages-1)
+		for i := range w[n].W {
+			w[n].W[i] = blend(e.w[s0].W[i], e.w[s1].W[i], t)
+		}
+		for i := range mob[n] {
+			mob[n][i] = blend(e.mob[s0][i], e.mob[s1][i], t)
+		}
+		e.tab[n] = uint8(n)
+	}
+	e.w, e.mob = w, mob
+}
+
+// stageBlend returns, for n empties, the stage s0 and the weight t of stage s0+1 in the
+// interpolated evaluation: the stages' middles are at 58.5 - 4*s empties.
+func stageBlend(n int) (s0 int, t float64) {
+	x := (58.5 - float64(n)) / 4
+	s0 = int(math.Floor(x))
+	t = x - float64(s0)
+	if s0 < 0 {
+		return 0, 0
+	}
+	if s0 >= NumStages-1 {
+		return NumStages - 1, 0
+	}
+	return s0, t
+}
+
+// blend is (1-t)*a + t*b, rounded to the nearest.
+func blend(a, b int16, t float64) int16 {
+	return int16(math.Round((1-t)*float64(a) + t*float64(b)))
 }
 
 // Load reads a weight file.

@@ -55,7 +55,11 @@ func randomFile(t testing.TB, seed uint64) *weights.File {
 // reference evaluates square by square from the instance square lists and the packed
 // weights: an implementation independent of the line-index tables and the unpacking.
 func reference(f *weights.File, b *board.Board) int {
-	stage := Stage(b.NumEmpties())
+	return max(-MaxScore, min(MaxScore, referenceAt(f, b, Stage(b.NumEmpties()))))
+}
+
+// referenceAt is reference's pattern sum with the weights of the given stage, unclamped.
+func referenceAt(f *weights.File, b *board.Board, stage int) int {
 	s := 0
 	for i, sqs := range patterns.InstanceSquares {
 		p := patterns.InstancePattern[i]
@@ -72,7 +76,7 @@ func reference(f *weights.File, b *board.Board) int {
 		}
 		s += int(f.Weights[stage][patterns.Packed(uint32(patterns.Offset[p]+patterns.Canonical(p, x)))])
 	}
-	return max(-MaxScore, min(MaxScore, s))
+	return s
 }
 
 func TestEvalMatchesReference(t *testing.T) {
@@ -562,4 +566,70 @@ func throughFile(t *testing.T, f *weights.File, name string) *Evaluator {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// TestInterpolation checks the evaluation of a file with the interpolation section against
+// the blend of two stages' evaluations computed square by square: at n empties the stages
+// whose middles (58.5 - 4*stage empties) enclose n, weighted by distance. The tables are
+// blended entry by entry and rounded, so the two may differ by half a unit per table read;
+// beyond the first and last middles the nearest stage is used alone, exactly. A section
+// with data is refused.
+func TestInterpolation(t *testing.T) {
+	plain := randomFile(t, 7)
+	r := rand.New(rand.NewPCG(8, 9))
+	st := make([][]int16, NumStages)
+	for s := range st {
+		st[s] = append(append([]int16(nil), plain.Weights[s]...), make([]int16, 2*MobilitySlots)...)
+		for i := patterns.PackedSize; i < len(st[s]); i++ {
+			st[s][i] = int16(r.IntN(2001) - 1000)
+		}
+	}
+	f, err := NewFile(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSection(InterpSection, nil); err != nil {
+		t.Fatal(err)
+	}
+	e := throughFile(t, f, "itp.gtw")
+	stageValue := func(b *board.Board, s int) float64 {
+		return float64(referenceAt(plain, b, s) + int(st[s][patterns.PackedSize+MobilityIndex(countMoves(b.P, b.O))]) +
+			int(st[s][patterns.PackedSize+MobilitySlots+MobilityIndex(countMoves(b.O, b.P))]))
+	}
+	tested := map[int]bool{}
+	for _, b := range randomPositions(40, 10) {
+		n := b.NumEmpties()
+		x := (58.5 - float64(n)) / 4
+		var want float64
+		exact := false
+		switch {
+		case x <= 0:
+			want, exact = stageValue(&b, 0), true
+		case x >= NumStages-1:
+			want, exact = stageValue(&b, NumStages-1), true
+		default:
+			s0 := int(x)
+			t := x - float64(s0)
+			want = (1-t)*stageValue(&b, s0) + t*stageValue(&b, s0+1)
+		}
+		want = max(-MaxScore, min(MaxScore, want))
+		got := float64(e.Eval(&b))
+		tol := 0.0
+		if !exact {
+			tol = float64(patterns.NumInstances+2) / 2
+		}
+		if math.Abs(got-want) > tol+0.5 {
+			t.Fatalf("%s (%d empties): Eval %.0f, blend of the stages %.1f", b.OBF(), n, got, want)
+		}
+		tested[n] = true
+	}
+	if len(tested) < 55 {
+		t.Fatalf("only %d numbers of empties tested", len(tested))
+	}
+	if err := f.SetSection(InterpSection, []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromFile("bad", f); err == nil || !strings.Contains(err.Error(), "interpolation section") {
+		t.Fatalf("interpolation section with data: %v", err)
+	}
 }

@@ -189,6 +189,12 @@ func TotalEmptiesBias(e *eval.Evaluator, games []Game) (total [61]float64, n [61
 // WriteEmptiesBias writes the weights of the file src (the embedded weights when empty) to
 // out with total as their correction by number of empties (eval.EmptiesBiasSection).
 func WriteEmptiesBias(src, out string, total [61]float64) error {
+	return WriteWithSection(src, out, eval.EmptiesBiasSection, eval.EncodeEmptiesBias(total))
+}
+
+// WriteWithSection writes the weights of the file src (the embedded weights when empty) to
+// out with the section tag set to data, after checking that the evaluation reads the result.
+func WriteWithSection(src, out, tag string, data []byte) error {
 	var f *weights.File
 	var err error
 	if src == "" {
@@ -199,7 +205,7 @@ func WriteEmptiesBias(src, out string, total [61]float64) error {
 	if err != nil {
 		return err
 	}
-	if err := f.SetSection(eval.EmptiesBiasSection, eval.EncodeEmptiesBias(total)); err != nil {
+	if err := f.SetSection(tag, data); err != nil {
 		return err
 	}
 	if _, err := eval.FromFile(out, f); err != nil {

@@ -73,11 +73,15 @@ func cmdEval(env *cmdEnv, args []string) error {
 	info := fs.Bool("info", false, "print the training summary stored in the weight file and stop")
 	exact := fs.Int("exact", 12, "with -games: label the positions with at most this many empties by exact solves, as train does (0: off)")
 	fitBias := fs.String("fit-bias", "", "with -games: write the weights to this file with the correction by number of empties (section "+eval.EmptiesBiasSection+") that makes their mean error on the games zero")
+	interp := fs.String("interpolate", "", "write the weights to this file with the section ("+eval.InterpSection+") that blends the two nearest stages by number of empties; refit its Multi-ProbCut statistics after (othello mpcfit -eval FILE -store FILE)")
 	setUsage(env, fs, "usage: othello eval [options]\n\nPrints the static evaluation of a position (the start position by default), or with\n-games the evaluation's error per stage against the games' labels (-positions: against\nlabelled positions). Options:\n")
 	if err := parseArgs(env, fs, args, 0, 0, ""); err != nil {
 		return err
 	}
 	if err := checkWritable("-fit-bias", *fitBias); err != nil {
+		return err
+	}
+	if err := checkOutput("-interpolate", *interp, *evalName, *oldName); err != nil {
 		return err
 	}
 	if *oldName != "" {
@@ -105,6 +109,16 @@ func cmdEval(env *cmdEnv, args []string) error {
 			return err
 		}
 		env.stdout.Write(summary)
+		return nil
+	}
+	if *interp != "" {
+		if *games != "" || *positions != "" || *fitBias != "" {
+			return usageError(fs, fmt.Errorf("-interpolate writes a file: give it without -games, -positions and -fit-bias"))
+		}
+		if err := train.WriteWithSection(weightsPath, *interp, eval.InterpSection, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "wrote %s; its Multi-ProbCut statistics were fitted without interpolation: othello mpcfit -eval %s -store %s\n", *interp, *interp, *interp)
 		return nil
 	}
 	if *games != "" {
