@@ -270,7 +270,8 @@ func decodeStageSection(name, what string, raw []byte, width, fileScale int, set
 // (and one more on each side), so they fit best at its middle, 58.5 - 4*stage empties. With
 // the section, the tables used at n empties are the linear blend of the two stages whose
 // middles enclose n (a quarter and three quarters, or an eighth and seven eighths), computed
-// once when the file is read, so an evaluation still reads one table per instance.
+// once when the file is read, so an evaluation still reads one table per instance. The
+// mobility weights are blended the same way; potential mobility weights stay by stage.
 const InterpSection = "ITP1"
 
 // interpolate replaces the per-stage tables (and mobility rows) by one per number of empties.
