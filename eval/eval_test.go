@@ -335,19 +335,7 @@ func BenchmarkEvalDefault(b *testing.B) {
 // them stores them in MobilitySection, and the evaluation adds, to the pattern sum, the weight
 // of each side's number of legal moves counted square by square.
 func TestMobilityFeatures(t *testing.T) {
-	plain := randomFile(t, 3)
-	r := rand.New(rand.NewPCG(4, 5))
-	st := make([][]int16, NumStages)
-	for s := range st {
-		st[s] = append(append([]int16(nil), plain.Weights[s]...), make([]int16, 2*MobilitySlots)...)
-		for i := patterns.PackedSize; i < len(st[s]); i++ {
-			st[s][i] = int16(r.IntN(2001) - 1000)
-		}
-	}
-	f, err := NewFile(st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain, st, f := randomMobilityFile(t, 3, 4)
 	if _, ok := f.Section(MobilitySection); !ok {
 		t.Fatal("no mobility section")
 	}
@@ -377,6 +365,26 @@ func TestMobilityFeatures(t *testing.T) {
 	if _, err := FromFile("short", f); err == nil || !strings.Contains(err.Error(), "mobility section") {
 		t.Fatalf("short mobility section: %v", err)
 	}
+}
+
+// randomMobilityFile returns a random pattern file (randomFile of seed) and the same
+// weights with random mobility weights (from mobSeed) after each stage's patterns: the
+// stage vectors and the file NewFile makes of them.
+func randomMobilityFile(t *testing.T, seed, mobSeed uint64) (plain *weights.File, st [][]int16, f *weights.File) {
+	plain = randomFile(t, seed)
+	r := rand.New(rand.NewPCG(mobSeed, 5))
+	st = make([][]int16, NumStages)
+	for s := range st {
+		st[s] = append(append([]int16(nil), plain.Weights[s]...), make([]int16, 2*MobilitySlots)...)
+		for i := patterns.PackedSize; i < len(st[s]); i++ {
+			st[s][i] = int16(r.IntN(2001) - 1000)
+		}
+	}
+	f, err := NewFile(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plain, st, f
 }
 
 // countMoves counts the legal moves of p by walking the 8 directions from each empty square.
@@ -575,19 +583,7 @@ func throughFile(t *testing.T, f *weights.File, name string) *Evaluator {
 // beyond the first and last middles the nearest stage is used alone, exactly. A section
 // with data is refused.
 func TestInterpolation(t *testing.T) {
-	plain := randomFile(t, 7)
-	r := rand.New(rand.NewPCG(8, 9))
-	st := make([][]int16, NumStages)
-	for s := range st {
-		st[s] = append(append([]int16(nil), plain.Weights[s]...), make([]int16, 2*MobilitySlots)...)
-		for i := patterns.PackedSize; i < len(st[s]); i++ {
-			st[s][i] = int16(r.IntN(2001) - 1000)
-		}
-	}
-	f, err := NewFile(st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain, st, f := randomMobilityFile(t, 7, 8)
 	if err := f.SetSection(InterpSection, nil); err != nil {
 		t.Fatal(err)
 	}
