@@ -279,7 +279,7 @@ func (e *Evaluator) interpolate() {
 	w := make([]patterns.Table, 61)
 	mob := make([][2 * MobilitySlots]int16, 61)
 	for n := range 61 {
-		s0, t := stageBlend(n)
+		s0, t := StageBlend(n)
 		s1 := min(s0+1, NumStages-1)
 		for i := range w[n].W {
 			w[n].W[i] = blend(e.w[s0].W[i], e.w[s1].W[i], t)
@@ -292,9 +292,11 @@ func (e *Evaluator) interpolate() {
 	e.w, e.mob = w, mob
 }
 
-// stageBlend returns, for n empties, the stage s0 and the weight t of stage s0+1 in the
-// interpolated evaluation: the stages' middles are at 58.5 - 4*s empties.
-func stageBlend(n int) (s0 int, t float64) {
+// StageBlend returns, for n empties, the stage s0 and the weight t of stage s0+1 in the
+// interpolated evaluation (t is 0 where only s0 counts): the stages' middles are at
+// 58.5 - 4*s empties. The evaluation blends the tables with it, and a joint training fit
+// (train.Config.Interpolate) blends its predictions with it.
+func StageBlend(n int) (s0 int, t float64) {
 	x := (58.5 - float64(n)) / 4
 	s0 = int(math.Floor(x))
 	t = x - float64(s0)

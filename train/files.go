@@ -104,6 +104,11 @@ func WriteWeights(path string, res *Result, games, val []Game, emptiesBias bool,
 	if err != nil {
 		return nil, err
 	}
+	if res.Interpolated {
+		if err := file.SetSection(eval.InterpSection, nil); err != nil {
+			return nil, err
+		}
+	}
 	e, err := eval.FromFile(path, file)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,12 @@ type Config struct {
 	// by the 8 symmetries, with one table of 3^n weights per stage after the others (mirror
 	// configurations are not merged). The evaluation does not read it either.
 	Extra []board.Square
+	// Interpolate fits all stages at once for the evaluation interpolated between stages
+	// (eval.InterpSection): each position is predicted by the blend of the two stages the
+	// evaluation blends at its number of empties (eval.StageBlend), and its residual is
+	// shared between them in that proportion. Smooth is not used (the blend itself spreads a
+	// stage over 8 empties), and the weight file gets the section.
+	Interpolate bool
 	// Positions are labelled positions (SearchLabels) trained on along with the games' own,
 	// each counted PositionWeight times (0 counts as 1).
 	Positions      []Position
@@ -78,6 +84,9 @@ func (cfg Config) Validate() error {
 	if cfg.Workers < 0 {
 		bad("workers %d: want at least 1 (0 counts as 1)", cfg.Workers)
 	}
+	if cfg.Interpolate && cfg.PotMobility {
+		bad("interpolate with potmobility: the interpolated evaluation keeps the potential mobility weights by stage")
+	}
 	if cfg.PotMobility && !cfg.Mobility {
 		bad("potmobility needs mobility: the potential mobility features come after the mobility ones")
 	}
@@ -107,6 +116,7 @@ type sampleSet struct {
 	off      []uint32 // off[i]: where feature i's table starts in a stage's weights
 	idx      []uint16
 	y        []float32
+	empties  []uint8 // each position's number of empty squares (for the joint fit's blend)
 	mobility bool
 	pot      bool
 	extra    [][]board.Square // instances of Config.Extra
@@ -240,6 +250,7 @@ func (s *sampleSet) add(b *board.Board, y float32) {
 		s.idx = append(s.idx, uint16(x))
 	}
 	s.y = append(s.y, y)
+	s.empties = append(s.empties, uint8(b.NumEmpties()))
 }
 
 // collect gathers the positions of games whose number of moves played (60 - empties) lies in
@@ -279,7 +290,7 @@ func collect(games []Game, lo, hi, parts int, cfg Config) []sampleSet {
 
 // EpochStats is one line of the training log.
 type EpochStats struct {
-	Stage, Epoch        int
+	Stage, Epoch        int // Stage -1: all stages at once (a joint fit)
 	TrainMAE, TrainRMSE float64 // over the stage's (smoothed) training positions
 	ValMAE              float64 // over the stage's own validation positions (NaN without)
 }
@@ -288,7 +299,12 @@ type EpochStats struct {
 type Result struct {
 	Weights [][]float32 // per stage, patterns.PackedSize weights in discs
 	Seen    [][]uint32  // per stage, how many training positions showed each configuration
-	Log     []EpochStats
+	// Log has an entry per stage and epoch, stage after stage; after a joint fit
+	// (Interpolated) one per epoch, over all stages, with Stage -1.
+	Log []EpochStats
+	// Interpolated: the weights were fitted for the interpolated evaluation
+	// (Config.Interpolate); their file needs eval.InterpSection.
+	Interpolated bool
 	// Positions per stage in training (smoothed window) and validation (own window).
 	TrainPositions, ValPositions [eval.NumStages]int
 }
@@ -310,6 +326,9 @@ func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, e
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
 	r.Shuffle(len(games), func(i, j int) { games[i], games[j] = games[j], games[i] })
 
+	if cfg.Interpolate {
+		return fitJoint(games, valGames, cfg, progress), nil
+	}
 	res := &Result{}
 	for s := 0; s < eval.NumStages; s++ {
 		lo, hi := 4*s, 4*s+3

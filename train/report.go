@@ -119,6 +119,10 @@ func Plot(log []EpochStats, path string) error {
 	p := plot.New()
 	p.Title.Text = "training (smoothed window) and validation MAE, stage after stage"
 	p.X.Label.Text = "epoch (stages in sequence)"
+	if len(log) > 0 && log[0].Stage < 0 {
+		p.Title.Text = "training and validation MAE, all stages fitted at once"
+		p.X.Label.Text = "epoch"
+	}
 	p.Y.Label.Text = "mean absolute error (discs)"
 	var tr, va plotter.XYs
 	for i, st := range log {

@@ -135,7 +135,11 @@ func Train(o RunOptions, w io.Writer) error {
 	if err != nil {
 		return InputError{err}
 	}
-	bar := o.bar(eval.NumStages*cfg.Epochs, "training")
+	steps := eval.NumStages * cfg.Epochs
+	if cfg.Interpolate {
+		steps = cfg.Epochs // one log entry an epoch, over all stages
+	}
+	bar := o.bar(steps, "training")
 	res, err := Fit(games, val, cfg, func(e EpochStats) {
 		bar.Describe(epochText(e))
 		bar.Add(1)
@@ -268,10 +272,14 @@ func EvaluatePositionFiles(w io.Writer, e *eval.Evaluator, paths []string, log z
 // epochText is the progress bar's description of an epoch; without validation games there
 // is no validation error to show.
 func epochText(e EpochStats) string {
-	if math.IsNaN(e.ValMAE) {
-		return fmt.Sprintf("stage %2d train %.2f", e.Stage, e.TrainMAE)
+	what := fmt.Sprintf("stage %2d", e.Stage)
+	if e.Stage < 0 {
+		what = fmt.Sprintf("epoch %2d", e.Epoch)
 	}
-	return fmt.Sprintf("stage %2d train %.2f val %.2f", e.Stage, e.TrainMAE, e.ValMAE)
+	if math.IsNaN(e.ValMAE) {
+		return fmt.Sprintf("%s train %.2f", what, e.TrainMAE)
+	}
+	return fmt.Sprintf("%s train %.2f val %.2f", what, e.TrainMAE, e.ValMAE)
 }
 
 // Summary returns the training summary stored in the weights (section TRN1). Files written

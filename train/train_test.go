@@ -599,6 +599,9 @@ func TestConfigValidate(t *testing.T) {
 		"potmobility":         func(c *Config) { c.PotMobility, c.Mobility = true, false },
 		"positions-weight -2": func(c *Config) { c.PositionWeight = -2 },
 		"square 70":           func(c *Config) { c.Extra = []board.Square{1, 70} },
+		"interpolate with potmobility": func(c *Config) {
+			c.Interpolate, c.Mobility, c.PotMobility = true, true, true
+		},
 	} {
 		cfg := DefaultConfig()
 		change(&cfg)

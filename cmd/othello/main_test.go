@@ -307,6 +307,9 @@ func TestRuns(t *testing.T) {
 		cl(0, "wrote itp.gtw; .* othello mpcfit -eval itp.gtw -store itp.gtw", "eval", "-eval", "tiny.gtw", "-interpolate", "itp.gtw"),
 		cl(0, `stage 0, evaluation`, "eval", "-eval", "itp.gtw", "-moves", "f5d6c3"),
 		cl(2, "-interpolate itp.gtw: that is the input file itp.gtw", "eval", "-eval", "itp.gtw", "-interpolate", "itp.gtw"),
+		cl(0, "wrote joint.gtw", "train", "-o", "joint.gtw", "-epochs", "2", "-exact", "0", "-interpolate", "-mobility", wtb),
+		cl(0, "Interpolate:true", "eval", "-eval", "joint.gtw", "-info"),
+		cl(2, "interpolate with potmobility", "train", "-o", "j2.gtw", "-interpolate", "-mobility", "-potmobility", wtb),
 		cl(1, "absent.gtw", "eval", "-weights", "absent.gtw"),
 		cl(0, "wrote 40 positions", "-q", "label", "-o", "l.txt", "-n", "40", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", wtb),
 		cl(0, "wrote 10 positions", "-q", "label", "-o", "lg.txt", "-n", "10", "-depth", "1", "-min-empties", "20", "-max-empties", "40", "-tt", "1", gamesGGF),
@@ -322,7 +325,7 @@ func TestRuns(t *testing.T) {
 		cl(0, `all\s+40\s`, "eval", "-positions", "l.txt"),
 		cl(0, "", "-q", "mpcfit", "-positions", "l.txt", "-n", "40", "-depth", "4", "-min-samples", "5", "-out", "fit.txt"),
 	})
-	for _, f := range []string{"bench.prof", "solve.prof", "all.obf", "tiny.csv", "tiny.png", "labels.gtx", "games.ggf"} {
+	for _, f := range []string{"bench.prof", "solve.prof", "all.obf", "tiny.csv", "tiny.png", "joint.csv", "joint.png", "labels.gtx", "games.ggf"} {
 		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
 			t.Errorf("%s not written: %v", f, err)
 		}

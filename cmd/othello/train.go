@@ -35,6 +35,7 @@ func cmdTrain(env *cmdEnv, args []string) error {
 	fs.IntVar(&o.PositionWeight, "positions-weight", 1, "count each labelled position this many times")
 	fs.BoolVar(&o.EmptiesBias, "empties-bias", false, "store the correction by number of empties (section "+eval.EmptiesBiasSection+") that zeroes the mean error on the training games")
 	fs.BoolVar(&o.Mobility, "mobility", false, "also fit the mobility features (legal moves of each side; the evaluation then counts them, about 25 ns more per call; the shipped weights have them)")
+	fs.BoolVar(&o.Interpolate, "interpolate", false, "fit all stages at once for the evaluation interpolated between stages (section "+eval.InterpSection+", which the file gets), each position's error shared by the two stages it blends; -smooth is not used; refit the Multi-ProbCut statistics after (othello mpcfit -eval FILE -store FILE)")
 	fs.BoolVar(&o.PotMobility, "potmobility", false, "with -mobility: also fit the potential mobility features (empty squares next to each side's discs)")
 	setUsage(env, fs, "usage: othello train [options] PATH...\n\nFits the 15-stage pattern evaluation to the games of the PATHs (WTHOR .wtb files,\ntranscript .txt files with results, GGF .ggf files, or directories of them) and writes a weight file.\nOptions:\n")
 	if err := parseArgs(env, fs, args, 1, -1, "want at least one PATH of training games"); err != nil {
