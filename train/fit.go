@@ -290,7 +290,7 @@ func collect(games []Game, lo, hi, parts int, cfg Config) []sampleSet {
 
 // EpochStats is one line of the training log.
 type EpochStats struct {
-	Stage, Epoch        int // Stage -1: all stages at once (a joint fit)
+	Stage, Epoch        int     // Stage -1: all stages at once (a joint fit)
 	TrainMAE, TrainRMSE float64 // over the stage's (smoothed) training positions
 	ValMAE              float64 // over the stage's own validation positions (NaN without)
 }
