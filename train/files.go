@@ -159,8 +159,9 @@ func baseNames(paths []string) []string {
 	return out
 }
 
-// WriteLog writes the per-epoch errors of a fit as CSV: stage, epoch, train_mae, train_rmse,
-// val_mae (empty without validation games); atomically.
+// WriteLog writes the per-epoch errors of a fit as CSV: stage (-1 for a joint fit's epochs,
+// over all stages), epoch, train_mae, train_rmse, val_mae (empty without validation games);
+// atomically.
 func WriteLog(path string, log []EpochStats) error {
 	return atomicfile.Write(path, 0o644, func(f io.Writer) error {
 		w := csv.NewWriter(f)
