@@ -365,7 +365,6 @@ func Fit(trainGames, valGames []Game, cfg Config, progress Progress) (*Result, e
 func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func(EpochStats)) ([]float32, []uint32) {
 	n := numWeights(cfg)
 	w := make([]float32, n)
-	v := make([]float32, n)
 	seen := make([]uint32, n)
 	total := 0
 	for _, p := range parts {
@@ -377,39 +376,13 @@ func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func
 			}
 		}
 	}
-	grads := make([][]float32, len(parts))
-	for i := range grads {
-		grads[i] = make([]float32, n)
+	count := make([]float32, n)
+	for x, c := range seen {
+		count[x] = float32(c)
 	}
-	errs := make([][2]float64, len(parts))
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		var wg sync.WaitGroup
-		for i := range parts {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				errs[i] = gradient(&parts[i], w, grads[i])
-			}(i)
-		}
-		wg.Wait()
-		var abs, sq float64
-		for i := range parts {
-			abs += errs[i][0]
-			sq += errs[i][1]
-		}
-		rate, ridge, mom := float32(cfg.Rate), float32(cfg.Ridge), float32(cfg.Momentum)
-		for x := 0; x < n; x++ {
-			if seen[x] == 0 {
-				continue
-			}
-			var g float32
-			for i := range grads {
-				g += grads[i][x]
-			}
-			step := (g - ridge*w[x]) / (float32(seen[x]) + ridge)
-			v[x] = mom*v[x] + rate*step
-			w[x] += v[x]
-		}
+	descend(cfg, w, seen, count, len(parts), func(i int, g []float32) [2]float64 {
+		return gradient(&parts[i], w, g)
+	}, func(epoch int, abs, sq float64) {
 		st := EpochStats{Stage: stage, Epoch: epoch, ValMAE: math.NaN()}
 		if total > 0 {
 			// The errors are those of the weights before this epoch's step.
@@ -419,8 +392,54 @@ func fitStage(stage int, parts []sampleSet, val *sampleSet, cfg Config, log func
 			st.ValMAE = mae(val, w)
 		}
 		log(st)
-	}
+	})
 	return w, seen
+}
+
+// descend runs the epochs of gradient descent shared by the stage fit and the joint fit. An
+// epoch has grad(i, g) set g to part i's summed residuals per weight (in parallel, one
+// goroutine a part) and return its sums of absolute and squared residuals; then each weight
+// seen in training takes the diagonal-Newton step of the penalised squared error, (summed
+// residuals - Ridge*w)/(count + Ridge), times Rate, with heavy-ball momentum; then report
+// gets the epoch's error sums (those of the weights before the step).
+func descend(cfg Config, w []float32, seen []uint32, count []float32, parts int, grad func(i int, g []float32) [2]float64, report func(epoch int, abs, sq float64)) {
+	n := len(w)
+	v := make([]float32, n)
+	grads := make([][]float32, parts)
+	for i := range grads {
+		grads[i] = make([]float32, n)
+	}
+	errs := make([][2]float64, parts)
+	rate, ridge, mom := float32(cfg.Rate), float32(cfg.Ridge), float32(cfg.Momentum)
+	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
+		var wg sync.WaitGroup
+		for i := range parts {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				errs[i] = grad(i, grads[i])
+			}(i)
+		}
+		wg.Wait()
+		var abs, sq float64
+		for i := range parts {
+			abs += errs[i][0]
+			sq += errs[i][1]
+		}
+		for x := 0; x < n; x++ {
+			if seen[x] == 0 {
+				continue
+			}
+			var g float32
+			for i := range grads {
+				g += grads[i][x]
+			}
+			step := (g - ridge*w[x]) / (count[x] + ridge)
+			v[x] = mom*v[x] + rate*step
+			w[x] += v[x]
+		}
+		report(epoch, abs, sq)
+	}
 }
 
 // gradient sets g to the sum of residuals (label - prediction) of the positions showing each

@@ -2,7 +2,6 @@ package train
 
 import (
 	"math"
-	"sync"
 
 	"github.com/othellogo/othello/eval"
 )
@@ -28,11 +27,10 @@ func jointBlends(nw int) (bl [61]jointBlend) {
 	return bl
 }
 
-// fitJoint is Fit for Config.Interpolate: gradient descent on all stages at once. Each
-// weight's step is its summed share of the residuals over its summed share of the positions
-// (the diagonal-Newton step of the per-stage fit, with a position counted by its blend
-// weight), penalised by Ridge, times Rate, with heavy-ball momentum. The log has one entry
-// per epoch, over all stages.
+// fitJoint is Fit for Config.Interpolate: gradient descent (descend) on all stages at once,
+// each weight's count its summed share of the positions (a position counted by its blend
+// weight) and its gradient its share of their residuals. The log has one entry per epoch,
+// over all stages.
 func fitJoint(games, valGames []Game, cfg Config, progress Progress) *Result {
 	parts := collect(games, 0, 60, cfg.Workers, cfg)
 	vcfg := cfg
@@ -44,7 +42,6 @@ func fitJoint(games, valGames []Game, cfg Config, progress Progress) *Result {
 
 	res := &Result{Interpolated: true}
 	w := make([]float32, n)
-	v := make([]float32, n)
 	share := make([]float64, n) // summed blend weights of the positions showing each weight
 	seen := make([]uint32, n)   // positions showing each weight with a blend weight above 0
 	total := 0
@@ -69,39 +66,13 @@ func fitJoint(games, valGames []Game, cfg Config, progress Progress) *Result {
 		res.ValPositions[eval.Stage(int(e))]++
 	}
 
-	grads := make([][]float32, len(parts))
-	for i := range grads {
-		grads[i] = make([]float32, n)
+	count := make([]float32, n)
+	for x, c := range share {
+		count[x] = float32(c)
 	}
-	errs := make([][2]float64, len(parts))
-	rate, ridge, mom := float32(cfg.Rate), float32(cfg.Ridge), float32(cfg.Momentum)
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		var wg sync.WaitGroup
-		for i := range parts {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				errs[i] = jointGradient(&parts[i], w, grads[i], &blends)
-			}(i)
-		}
-		wg.Wait()
-		var abs, sq float64
-		for i := range parts {
-			abs += errs[i][0]
-			sq += errs[i][1]
-		}
-		for x := 0; x < n; x++ {
-			if seen[x] == 0 {
-				continue
-			}
-			var g float32
-			for i := range grads {
-				g += grads[i][x]
-			}
-			step := (g - ridge*w[x]) / (float32(share[x]) + ridge)
-			v[x] = mom*v[x] + rate*step
-			w[x] += v[x]
-		}
+	descend(cfg, w, seen, count, len(parts), func(i int, g []float32) [2]float64 {
+		return jointGradient(&parts[i], w, g, &blends)
+	}, func(epoch int, abs, sq float64) {
 		st := EpochStats{Stage: -1, Epoch: epoch, ValMAE: math.NaN()}
 		if total > 0 {
 			// The errors are those of the weights before this epoch's step.
@@ -118,7 +89,7 @@ func fitJoint(games, valGames []Game, cfg Config, progress Progress) *Result {
 		if progress != nil {
 			progress(st)
 		}
-	}
+	})
 	for s := range eval.NumStages {
 		res.Weights = append(res.Weights, w[s*nw:(s+1)*nw:(s+1)*nw])
 		res.Seen = append(res.Seen, seen[s*nw:(s+1)*nw:(s+1)*nw])
