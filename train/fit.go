@@ -305,7 +305,8 @@ type Result struct {
 	// Interpolated: the weights were fitted for the interpolated evaluation
 	// (Config.Interpolate); their file needs eval.InterpSection.
 	Interpolated bool
-	// Positions per stage in training (smoothed window) and validation (own window).
+	// Positions per stage in training (smoothed window; after a joint fit each position once,
+	// in its own stage) and validation (own window).
 	TrainPositions, ValPositions [eval.NumStages]int
 }
 
