@@ -36,6 +36,9 @@ type Config struct {
 	// NoStaticCut: no Multi-ProbCut tests at heights 1-2, where the test is the static
 	// evaluation's prediction alone (staticCut; measurement).
 	NoStaticCut bool
+	// NoEvalCache: every static evaluation sums the patterns, none is taken from the engine's
+	// cache of recent values (evalCache; measurement: the values are the same either way).
+	NoEvalCache bool
 	// PVSHeight and TTHeight override the heights where PVS and the tables start (0: the
 	// measured defaults, which for the tables depend on the selectivity).
 	PVSHeight int
@@ -173,8 +176,9 @@ type Engine struct {
 	pvsHeight int
 	ttHeight  int
 	ev        *eval.Evaluator
-	scale     int // evaluation units per disc
-	maxScore  int // 64 discs in evaluation units: no score, evaluated or final, is beyond it
+	evc       *evalCache // the evaluator's recent values (nil: none)
+	scale     int        // evaluation units per disc
+	maxScore  int        // 64 discs in evaluation units: no score, evaluated or final, is beyond it
 	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
 	bitboardEval bool
 	// evalOrderHeight: from this height children are ordered by a shallow search (the full
@@ -312,6 +316,9 @@ func (e *Engine) configure(cfg Config) {
 	e.cfg, e.scale, e.bitboardEval, e.evalOrderHeight = cfg, mobilityScale, true, defaultEvalOrderHeight
 	if cfg.Eval != nil {
 		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
+		if !cfg.NoEvalCache {
+			e.evc = newEvalCache()
+		}
 	}
 	e.maxScore = 64 * e.scale
 	if cfg.EvalOrderHeight > 0 {
@@ -356,7 +363,17 @@ func (e *Engine) configure(cfg Config) {
 // evaluate is the static value of e.b from the side to move's view, in e.scale units per disc.
 func (e *Engine) evaluate() int {
 	if e.ev != nil {
-		return e.ev.Eval(&e.b)
+		if e.evc == nil {
+			return e.ev.Eval(&e.b)
+		}
+		p, o := e.b.P, e.b.O
+		sl := e.evc.slot(p, o)
+		if sl.p == p && sl.o == o {
+			return int(sl.v)
+		}
+		v := e.ev.Eval(&e.b)
+		*sl = evalSlot{p, o, int64(v)}
+		return v
 	}
 	return mobilityEval(e.b.P, e.b.O)
 }

@@ -24,6 +24,7 @@ func cmdBench(env *cmdEnv, args []string) error {
 	fs.BoolVar(&base.ExactOrderKeys, "exact-order-keys", false, "the shallow searches that order the moves resolve every move's value, not only those near or above alpha")
 	fs.BoolVar(&base.NoTimeBand, "no-time-band", false, "with -movetime: no band of win/loss/draw proofs or probable solves above the exact solve (their midgame search stops at depth 10); such positions keep the whole midgame search and the solves after it (measurement)")
 	fs.BoolVar(&base.NoStaticCut, "no-static-cut", false, "no Multi-ProbCut tests at heights 1-2 (the static evaluation's prediction)")
+	fs.BoolVar(&base.NoEvalCache, "no-eval-cache", false, "sum the patterns at every evaluation, without the cache of recent values (measurement: same nodes and values)")
 	fs.IntVar(&base.PVSHeight, "pvs-height", 0, "height from which PVS is used (0: default)")
 	fs.IntVar(&base.TTHeight, "tt-height", 0, "height from which the tables and sorted ordering are used (0: default)")
 	fs.IntVar(&base.EvalOrderHeight, "order-height", 0, "height from which moves without a table entry are ordered by a shallow search of each child (0: the default, 5; 99: never)")
