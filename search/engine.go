@@ -37,7 +37,7 @@ type Config struct {
 	// evaluation's prediction alone (staticCut; measurement).
 	NoStaticCut bool
 	// NoEvalCache: every static evaluation sums the patterns, none is taken from the engine's
-	// cache of recent values (evalCache; measurement: the values are the same either way).
+	// cache of recent values (eval.Cache; measurement: the values are the same either way).
 	NoEvalCache bool
 	// PVSHeight and TTHeight override the heights where PVS and the tables start (0: the
 	// measured defaults, which for the tables depend on the selectivity).
@@ -176,9 +176,9 @@ type Engine struct {
 	pvsHeight int
 	ttHeight  int
 	ev        *eval.Evaluator
-	evc       *evalCache // the evaluator's recent values (nil: none)
-	scale     int        // evaluation units per disc
-	maxScore  int        // 64 discs in evaluation units: no score, evaluated or final, is beyond it
+	evc       *eval.Cache // the evaluator's recent values (nil: none)
+	scale     int         // evaluation units per disc
+	maxScore  int         // 64 discs in evaluation units: no score, evaluated or final, is beyond it
 	// bitboardEval: the evaluation reads only the bitboards, so leaves skip Make.
 	bitboardEval bool
 	// evalOrderHeight: from this height children are ordered by a shallow search (the full
@@ -317,7 +317,7 @@ func (e *Engine) configure(cfg Config) {
 	if cfg.Eval != nil {
 		e.ev, e.scale, e.bitboardEval = cfg.Eval, eval.Scale, false
 		if !cfg.NoEvalCache {
-			e.evc = newEvalCache()
+			e.evc = eval.NewCache(cfg.Eval)
 		}
 	}
 	e.maxScore = 64 * e.scale
@@ -363,17 +363,10 @@ func (e *Engine) configure(cfg Config) {
 // evaluate is the static value of e.b from the side to move's view, in e.scale units per disc.
 func (e *Engine) evaluate() int {
 	if e.ev != nil {
-		if e.evc == nil {
-			return e.ev.Eval(&e.b)
+		if e.evc != nil {
+			return e.evc.Eval(&e.b)
 		}
-		p, o := e.b.P, e.b.O
-		sl := e.evc.slot(p, o)
-		if sl.p == p && sl.o == o {
-			return int(sl.v)
-		}
-		v := e.ev.Eval(&e.b)
-		*sl = evalSlot{p, o, int64(v)}
-		return v
+		return e.ev.Eval(&e.b)
 	}
 	return mobilityEval(e.b.P, e.b.O)
 }

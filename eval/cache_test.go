@@ -1,0 +1,35 @@
+package eval
+
+import "testing"
+
+// TestCacheValues checks that a cached value is the evaluator's own: along 100 random games
+// (about 6,000 positions against 8,192 slots, so that slots are overwritten by other
+// positions), each position's value through the cache, asked twice, equals Eval on it, and
+// after each call the position holds its slot.
+func TestCacheValues(t *testing.T) {
+	ev, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCache(ev)
+	replaced := 0
+	for _, b := range randomPositions(100, 41) {
+		want := ev.Eval(&b)
+		sl := c.slot(b.P, b.O)
+		if sl.p|sl.o != 0 && (sl.p != b.P || sl.o != b.O) {
+			replaced++
+		}
+		for k := range 2 {
+			if got := c.Eval(&b); got != want {
+				t.Fatalf("%s: %d through the cache (call %d), %d from the evaluator", b.OBF(), got, k+1, want)
+			}
+			if sl.p != b.P || sl.o != b.O {
+				t.Fatalf("%s: not kept in its slot after an evaluation", b.OBF())
+			}
+		}
+	}
+	if replaced == 0 {
+		t.Fatal("no slot was overwritten: the test did not exercise replacement")
+	}
+	t.Logf("%d positions replaced another in their slot", replaced)
+}
