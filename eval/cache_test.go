@@ -1,6 +1,9 @@
 package eval
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestCacheValues checks that a cached value is the evaluator's own: along 100 random games
 // (about 6,000 positions against 8,192 slots, so that slots are overwritten by other
@@ -32,4 +35,11 @@ func TestCacheValues(t *testing.T) {
 		t.Fatal("no slot was overwritten: the test did not exercise replacement")
 	}
 	t.Logf("%d positions replaced another in their slot", replaced)
+}
+
+// TestCacheSlotSize: a slot is the 24 bytes its comment and the cache's size promise.
+func TestCacheSlotSize(t *testing.T) {
+	if n := unsafe.Sizeof(cacheSlot{}); n != 24 {
+		t.Fatalf("a cache slot takes %d bytes, want 24", n)
+	}
 }
