@@ -13,8 +13,9 @@ import "github.com/othellogo/othello/board"
 //
 // It is direct-mapped, one slot per hash of the two bitboards, and keeps the exact position,
 // so a hit returns exactly what Evaluator.Eval would: the value is a function of the side to
-// move's and the opponent's discs alone (the stage follows from the empties). A Cache belongs
-// to one searcher (one thread) and one evaluator; nothing in it is shared.
+// move's and the opponent's discs alone, whichever colour moves (the stage follows from the
+// empties; TestCacheValues checks the colours exchanged). A Cache belongs to one searcher
+// (one thread) and one evaluator; nothing in it is shared.
 type Cache struct {
 	ev    *Evaluator
 	slots []cacheSlot

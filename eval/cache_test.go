@@ -3,12 +3,16 @@ package eval
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/othellogo/othello/board"
 )
 
 // TestCacheValues checks that a cached value is the evaluator's own: along 100 random games
 // (about 6,000 positions against 8,192 slots, so that slots are overwritten by other
 // positions), each position's value through the cache, asked twice, equals Eval on it, and
-// after each call the position holds its slot.
+// after each call the position holds its slot. The cache keys on the side to move's and the
+// opponent's discs, not their colours, so the same discs with the colours exchanged (the
+// other side to move, as after a pass) must have the same value: checked on every position.
 func TestCacheValues(t *testing.T) {
 	ev, err := Default()
 	if err != nil {
@@ -18,6 +22,13 @@ func TestCacheValues(t *testing.T) {
 	replaced := 0
 	for _, b := range randomPositions(100, 41) {
 		want := ev.Eval(&b)
+		swapped := board.FromColors(b.O, b.P, false) // the side to move's discs white
+		if !b.BlackToMove {
+			swapped = board.FromColors(b.P, b.O, true)
+		}
+		if v := ev.Eval(&swapped); swapped.P != b.P || swapped.O != b.O || v != want {
+			t.Fatalf("%s: %d, but %d with the colours exchanged", b.OBF(), want, v)
+		}
 		sl := c.slot(b.P, b.O)
 		if sl.p|sl.o != 0 && (sl.p != b.P || sl.o != b.O) {
 			replaced++
