@@ -98,6 +98,15 @@ func (b *Board) Make(sq Square) Undo {
 	return Undo{Move: sq, Flips: f}
 }
 
+// MakeFlips is Make for a caller that has the move's flips already: f must be Flips(b.P, b.O,
+// sq).
+func (b *Board) MakeFlips(sq Square, f uint64) Undo {
+	b.apply(sq, f, 1)
+	b.P, b.O = b.O^f, b.P|f|sq.Bit()
+	b.BlackToMove = !b.BlackToMove
+	return Undo{Move: sq, Flips: f}
+}
+
 // Pass hands the move to the opponent.
 func (b *Board) Pass() Undo {
 	b.P, b.O = b.O, b.P

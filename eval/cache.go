@@ -43,6 +43,15 @@ func (c *Cache) slot(p, o uint64) *cacheSlot {
 	return &c.slots[h&(1<<cacheBits-1)]
 }
 
+// Lookup returns the value of the position p (side to move), o when the cache holds it.
+func (c *Cache) Lookup(p, o uint64) (int, bool) {
+	sl := c.slot(p, o)
+	if sl.p == p && sl.o == o {
+		return int(sl.v), true
+	}
+	return 0, false
+}
+
 // Eval returns the evaluator's value of b, from the cache when b's position is there, and
 // keeps it there otherwise (replacing whatever position had the slot).
 func (c *Cache) Eval(b *board.Board) int {

@@ -10,7 +10,8 @@ import (
 // TestCacheValues checks that a cached value is the evaluator's own: along 100 random games
 // (about 6,000 positions against 8,192 slots, so that slots are overwritten by other
 // positions), each position's value through the cache, asked twice, equals Eval on it, and
-// after each call the position holds its slot. The cache keys on the side to move's and the
+// after each call the position holds its slot and Lookup returns that value (Lookup finds
+// nothing for a position whose slot another one holds). The cache keys on the side to move's and the
 // opponent's discs, not their colours, so the same discs with the colours exchanged (the
 // other side to move, as after a pass) must have the same value: checked on every position.
 func TestCacheValues(t *testing.T) {
@@ -32,6 +33,9 @@ func TestCacheValues(t *testing.T) {
 		sl := c.slot(b.P, b.O)
 		if sl.p|sl.o != 0 && (sl.p != b.P || sl.o != b.O) {
 			replaced++
+			if v, ok := c.Lookup(b.P, b.O); ok {
+				t.Fatalf("%s: Lookup found %d in a slot holding another position", b.OBF(), v)
+			}
 		}
 		for k := range 2 {
 			if got := c.Eval(&b); got != want {
@@ -39,6 +43,9 @@ func TestCacheValues(t *testing.T) {
 			}
 			if sl.p != b.P || sl.o != b.O {
 				t.Fatalf("%s: not kept in its slot after an evaluation", b.OBF())
+			}
+			if v, ok := c.Lookup(b.P, b.O); !ok || v != want {
+				t.Fatalf("%s: Lookup gave %d, %v after an evaluation, want %d", b.OBF(), v, ok, want)
 			}
 		}
 	}

@@ -327,17 +327,29 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	if height == 1 && e.bitboardEval && e.b.NumEmpties() > e.leafSolve+1 {
 		return e.alphaBetaFrontier(alpha, beta, moves)
 	}
+	// At height 1 every child is a leaf, evaluated unless the solver takes it (leafSolve).
+	// With the evaluation cache its leaves are valued here, as alphaBeta would at height 0:
+	// a leaf whose value the cache holds without making the move (no line-index update), the
+	// others made and evaluated without alphaBeta's tests for inner nodes. The same values,
+	// node counts and principal variations (TestEvalCacheSearch).
+	leaves := height == 1 && e.evc != nil && e.b.NumEmpties()-1 > max(e.leafSolve, 0)
 	best := -scoreInf
 	ply := e.ply
+	p, o := e.b.P, e.b.O
 	for _, class := range leafClasses(moves, e.killer[ply]&moves) {
 		for m := class; m != 0; m &= m - 1 {
 			sq := board.FirstSquare(m)
-			saved := e.b
-			e.b.Make(sq)
-			e.ply++
-			v := -e.alphaBeta(-beta, -alpha, height-1)
-			e.ply--
-			e.b = saved
+			var v int
+			if leaves {
+				v = -e.leaf(sq, p, o, -beta, -alpha)
+			} else {
+				saved := e.b
+				e.b.Make(sq)
+				e.ply++
+				v = -e.alphaBeta(-beta, -alpha, height-1)
+				e.ply--
+				e.b = saved
+			}
 			if v > best {
 				best = v
 				if v > alpha {
@@ -354,6 +366,36 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 		}
 	}
 	return best
+}
+
+// leaf is alphaBeta(alpha, beta, 0) of the child of move sq (at e.ply+1) for a position p, o
+// (e.b) whose children are evaluated (neither a full board nor within the solver's leafSolve),
+// with the evaluation cache: the value from the cache without making the move when it holds
+// the child, else the move made and the child evaluated.
+func (e *Engine) leaf(sq board.Square, p, o uint64, alpha, beta int) int {
+	e.nodes++
+	if e.nodes >= e.nextPoll {
+		e.poll()
+	}
+	e.pvLen[e.ply+1] = e.ply + 1
+	if e.stopped {
+		return 0
+	}
+	if ms := e.maxScore; alpha >= ms || beta <= -ms {
+		if alpha >= ms {
+			return ms
+		}
+		return -ms
+	}
+	f := board.Flips(p, o, sq)
+	if v, ok := e.evc.Lookup(o&^f, p|f|sq.Bit()); ok {
+		return v
+	}
+	saved := e.b
+	e.b.MakeFlips(sq, f)
+	v := e.evc.Eval(&e.b)
+	e.b = saved
+	return v
 }
 
 // alphaBetaFrontier is height 1 for an evaluation that needs only the bitboards: each child
