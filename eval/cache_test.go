@@ -11,9 +11,10 @@ import (
 // (about 6,000 positions against 8,192 slots, so that slots are overwritten by other
 // positions), each position's value through the cache, asked twice, equals Eval on it, and
 // after each call the position holds its slot and Lookup returns that value (Lookup finds
-// nothing for a position whose slot another one holds). The cache keys on the side to move's and the
-// opponent's discs, not their colours, so the same discs with the colours exchanged (the
-// other side to move, as after a pass) must have the same value: checked on every position.
+// nothing for a position whose slot another one holds). The cache keys on the side to move's
+// and the opponent's discs, not their colours, so the same discs with the colours exchanged
+// (the other side to move, as after a pass) must have the same value: checked on every
+// position.
 func TestCacheValues(t *testing.T) {
 	ev, err := Default()
 	if err != nil {
