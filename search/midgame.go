@@ -341,7 +341,7 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 			sq := board.FirstSquare(m)
 			var v int
 			if leaves {
-				v = -e.leaf(sq, p, o, -beta, -alpha)
+				v = -e.leaf(sq, board.Flips(p, o, sq), p, o, -beta, -alpha)
 			} else {
 				saved := e.b
 				e.b.Make(sq)
@@ -368,11 +368,11 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	return best
 }
 
-// leaf is alphaBeta(alpha, beta, 0) of the child of move sq (at e.ply+1) for a position p, o
-// (e.b) whose children are evaluated (neither a full board nor within the solver's leafSolve),
-// with the evaluation cache: the value from the cache without making the move when it holds
-// the child, else the move made and the child evaluated.
-func (e *Engine) leaf(sq board.Square, p, o uint64, alpha, beta int) int {
+// leaf is alphaBeta(alpha, beta, 0) of the child of move sq, flipping f, (at e.ply+1) for a
+// position p, o (e.b) whose children are evaluated (neither a full board nor within the
+// solver's leafSolve), with the evaluation cache: the value from the cache without making
+// the move when it holds the child, else the move made and the child evaluated.
+func (e *Engine) leaf(sq board.Square, f, p, o uint64, alpha, beta int) int {
 	e.nodes++
 	if e.nodes >= e.nextPoll {
 		e.poll()
@@ -387,7 +387,6 @@ func (e *Engine) leaf(sq board.Square, p, o uint64, alpha, beta int) int {
 		}
 		return -ms
 	}
-	f := board.Flips(p, o, sq)
 	if v, ok := e.evc.Lookup(o&^f, p|f|sq.Bit()); ok {
 		return v
 	}
@@ -484,7 +483,7 @@ func (e *Engine) orderMoves(list []orderedMove, moves uint64, height, alpha int,
 	}
 	for i := 0; i < n; i++ {
 		sq, f := list[i].sq, flips[i]
-		list[i].key = e.orderKey(sq, o&^f, p|f|sq.Bit(), fastest, height, alpha, exactKeys)
+		list[i].key = e.orderKey(sq, f, fastest, height, alpha, exactKeys)
 	}
 	for i := 1; i < n; i++ { // insertion sort, stable, keys descending
 		x := list[i]
@@ -506,10 +505,12 @@ func (e *Engine) exactOrderKeys() bool {
 	return e.level == 0 || e.dev != nil || e.cfg.ExactOrderKeys
 }
 
-// orderKey is the ordering key of move sq leading to the child (cp to move against co), at a
-// node searched with lower bound alpha. exactKeys: the shallow searches' values are wanted
-// for every move (exactOrderKeys), not only for those near or above alpha.
-func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height, alpha int, exactKeys bool) int32 {
+// orderKey is the ordering key of move sq, flipping f, at a node (e.b) searched with lower
+// bound alpha. exactKeys: the shallow searches' values are wanted for every move
+// (exactOrderKeys), not only for those near or above alpha.
+func (e *Engine) orderKey(sq board.Square, f uint64, fastest bool, height, alpha int, exactKeys bool) int32 {
+	p, o := e.b.P, e.b.O
+	cp, co := o&^f, p|f|sq.Bit() // the child, its side to move first
 	// The previous iteration searched these children two plies less deep than now: below
 	// e.ttHeight+2 it stored next to none of them, and each probe is a cache miss. Bench
 	// (16 MiB): depth 11 full width the same 20,355,863 nodes in 18-27% less time, depth 12
@@ -535,8 +536,13 @@ func (e *Engine) orderKey(sq board.Square, cp, co uint64, fastest bool, height, 
 	if !exactKeys && alpha > -scoreInf+sortAlphaDelta*e.scale {
 		top = -(alpha - sortAlphaDelta*e.scale)
 	}
+	if depth == 0 && e.evc != nil && e.b.NumEmpties()-1 > max(e.leafSolve, 0) {
+		// The child is a leaf: valued as at height 1 (leaf), from the evaluation cache
+		// without making the move when it holds the child.
+		return -int32(e.leaf(sq, f, p, o, -scoreInf, top))
+	}
 	saved := e.b
-	e.b.Make(sq)
+	e.b.MakeFlips(sq, f)
 	e.ply++
 	key := -int32(e.alphaBeta(-scoreInf, top, depth))
 	e.ply--

@@ -965,11 +965,10 @@ func TestSortAlphaKeys(t *testing.T) {
 			for m := moves; m != 0; m &= m - 1 {
 				sq := board.FirstSquare(m)
 				f := board.Flips(b.P, b.O, sq)
-				cp, co := b.O&^f, b.P|f|sq.Bit()
 				e.nextGeneration()
-				exact := e.orderKey(sq, cp, co, false, height, alpha, true)
+				exact := e.orderKey(sq, f, false, height, alpha, true)
 				e.nextGeneration()
-				got := e.orderKey(sq, cp, co, false, height, alpha, false)
+				got := e.orderKey(sq, f, false, height, alpha, false)
 				floor := int32(alpha - sortAlphaDelta*e.scale)
 				switch {
 				case exact > floor:
