@@ -400,26 +400,17 @@ func TestLegalMovesBoth(t *testing.T) {
 }
 
 // TestMakeFlips: MakeFlips with the move's flips leaves the board (bitboards, side to move,
-// line indices) and the undo record exactly as Make does, on every move of random games.
+// line indices) and the undo record exactly as Make does, for every legal move of 2,000
+// positions of random games.
 func TestMakeFlips(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for g := 0; g < 100; g++ {
-		b := Start()
-		for !b.GameOver() {
-			if b.MustPass() {
-				b.Pass()
-				continue
-			}
-			m := b.LegalMoves()
-			for k := r.IntN(Count(m)); k > 0; k-- {
-				m &= m - 1
-			}
+	for _, b := range samplePositions(2000) {
+		for m := b.LegalMoves(); m != 0; m &= m - 1 {
 			sq := FirstSquare(m)
-			c := b
+			c, d := b, b
 			uc := c.MakeFlips(sq, Flips(b.P, b.O, sq))
-			u := b.Make(sq)
-			if c != b || uc != u {
-				t.Fatalf("game %d, move %v: MakeFlips gave %+v (undo %+v), Make %+v (undo %+v)", g, sq, c, uc, b, u)
+			u := d.Make(sq)
+			if c != d || uc != u {
+				t.Fatalf("%s, move %v: MakeFlips gave %+v (undo %+v), Make %+v (undo %+v)", b.OBF(), sq, c, uc, d, u)
 			}
 		}
 	}

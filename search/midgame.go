@@ -87,11 +87,8 @@ func (e *Engine) alphaBeta(alpha, beta, height int) int {
 	// of them, each reply again one move deep and its children all, a tree that doubles
 	// with every ply: FFO #39 (+64, 26 empties) took 344 M nodes to depth 20, against
 	// 1.8 M for its exact solve (docs/midgame.md).
-	if ms := e.maxScore; alpha >= ms || beta <= -ms {
-		if alpha >= ms {
-			return ms
-		}
-		return -ms
+	if v, decided := e.beyondScores(alpha, beta); decided {
+		return v
 	}
 	if height >= e.ttHeight && e.th.Split != nil {
 		if e.speculating && e.th.Recruited() {
@@ -381,11 +378,8 @@ func (e *Engine) leaf(sq board.Square, f, p, o uint64, alpha, beta int) int {
 	if e.stopped {
 		return 0
 	}
-	if ms := e.maxScore; alpha >= ms || beta <= -ms {
-		if alpha >= ms {
-			return ms
-		}
-		return -ms
+	if v, decided := e.beyondScores(alpha, beta); decided {
+		return v
 	}
 	if v, ok := e.evc.Lookup(o&^f, p|f|sq.Bit()); ok {
 		return v
@@ -395,6 +389,19 @@ func (e *Engine) leaf(sq board.Square, f, p, o uint64, alpha, beta int) int {
 	v := e.evc.Eval(&e.b)
 	e.b = saved
 	return v
+}
+
+// beyondScores decides a node whose window lies above or below every score (a wipeout, the
+// evaluation's bound): its value is that bound, before any move (see alphaBeta).
+func (e *Engine) beyondScores(alpha, beta int) (int, bool) {
+	ms := e.maxScore
+	switch {
+	case alpha >= ms:
+		return ms, true
+	case beta <= -ms:
+		return -ms, true
+	}
+	return 0, false
 }
 
 // alphaBetaFrontier is height 1 for an evaluation that needs only the bitboards: each child
