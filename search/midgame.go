@@ -329,7 +329,7 @@ func (e *Engine) alphaBetaLeafward(alpha, beta, height int, moves uint64) int {
 	// a leaf whose value the cache holds without making the move (no line-index update), the
 	// others made and evaluated without alphaBeta's tests for inner nodes. The same values,
 	// node counts and principal variations (TestEvalCacheSearch).
-	leaves := height == 1 && e.evc != nil && e.b.NumEmpties()-1 > max(e.leafSolve, 0)
+	leaves := height == 1 && e.leafChildren()
 	best := -scoreInf
 	ply := e.ply
 	p, o := e.b.P, e.b.O
@@ -389,6 +389,13 @@ func (e *Engine) leaf(sq board.Square, f, p, o uint64, alpha, beta int) int {
 	v := e.evc.Eval(&e.b)
 	e.b = saved
 	return v
+}
+
+// leafChildren reports whether leaf may value the children of e.b: the engine has the
+// evaluation cache, and a child is evaluated at height 0 (neither a full board nor within
+// the solver's leafSolve).
+func (e *Engine) leafChildren() bool {
+	return e.evc != nil && e.b.NumEmpties()-1 > max(e.leafSolve, 0)
 }
 
 // beyondScores decides a node whose window lies above or below every score (a wipeout, the
@@ -543,7 +550,7 @@ func (e *Engine) orderKey(sq board.Square, f uint64, fastest bool, height, alpha
 	if !exactKeys && alpha > -scoreInf+sortAlphaDelta*e.scale {
 		top = -(alpha - sortAlphaDelta*e.scale)
 	}
-	if depth == 0 && e.evc != nil && e.b.NumEmpties()-1 > max(e.leafSolve, 0) {
+	if depth == 0 && e.leafChildren() {
 		// The child is a leaf: valued as at height 1 (leaf), from the evaluation cache
 		// without making the move when it holds the child.
 		return -int32(e.leaf(sq, f, p, o, -scoreInf, top))
